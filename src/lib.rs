@@ -1,0 +1,23 @@
+//! Hippolyta: a Game of the Amazons engine.
+//!
+//! The rules core (`square`, `bitboard`, `lines`, `position`, `movegen`, `mv`) is exact and fast;
+//! everything else stands on it.
+#![warn(missing_docs)]
+
+pub mod bitboard;
+pub mod color;
+pub mod game;
+pub mod lines;
+pub mod movegen;
+pub mod mv;
+pub mod perft;
+pub mod position;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use color::Color;
+pub use game::Game;
+pub use mv::{IllegalMoveError, Move, ParseMoveError};
+pub use position::{ParsePositionError, Piece, Position};
+pub use square::Square;

@@ -1,0 +1,75 @@
+//! The `hippolyta` binary: command-line entry point.
+
+use clap::{Parser, Subcommand};
+use hippolyta::perft::{divide, perft};
+use hippolyta::Position;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Hippolyta, a Game of the Amazons engine.
+#[derive(Parser)]
+#[command(name = "hippolyta", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count move sequences of a given length (move generator check and benchmark).
+    Perft {
+        /// Number of plies.
+        depth: u32,
+        /// Start from this position string instead of the 10x10 start.
+        #[arg(long)]
+        position: Option<String>,
+        /// Print the count under each first move.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Perft {
+            depth,
+            position,
+            divide: split,
+        }) => run_perft(depth, position, split),
+        None => {
+            eprintln!("hippolyta: the protocol loop is not built yet; try `hippolyta perft 2`");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_perft(depth: u32, position: Option<String>, split: bool) -> ExitCode {
+    let mut pos = match position.as_deref().map(str::parse::<Position>) {
+        None => Position::standard(),
+        Some(Ok(p)) => p,
+        Some(Err(e)) => {
+            eprintln!("hippolyta: bad --position: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let start = Instant::now();
+    let total = if split {
+        let parts = divide(&mut pos, depth);
+        for (m, n) in &parts {
+            println!("{m}: {n}");
+        }
+        parts.iter().map(|(_, n)| n).sum()
+    } else {
+        perft(&mut pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "time {:.3} s, {:.0} moves/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
+    println!("perft {depth}: {total}");
+    ExitCode::SUCCESS
+}
