@@ -11,7 +11,9 @@ pub mod lines;
 pub mod movegen;
 pub mod mv;
 pub mod perft;
+pub mod player;
 pub mod position;
+pub mod sgf;
 pub mod square;
 pub mod zobrist;
 
