@@ -4,10 +4,14 @@
 //! everything else stands on it.
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod bitboard;
 pub mod color;
+pub mod eval;
 pub mod game;
+pub mod greedy;
 pub mod lines;
+pub mod mcts;
 pub mod movegen;
 pub mod mv;
 pub mod perft;
@@ -15,6 +19,7 @@ pub mod player;
 pub mod position;
 pub mod sgf;
 pub mod square;
+pub mod territory;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

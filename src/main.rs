@@ -27,6 +27,18 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Search fixed positions with a fixed playout budget; prints a signature and the speed.
+    Bench {
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Playouts per position.
+        #[arg(long, default_value_t = hippolyta::bench::BenchOptions::default().playouts)]
+        playouts: u64,
+        /// Search only this position string (e.g. the start, to measure playouts per second).
+        #[arg(long)]
+        position: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -38,8 +50,37 @@ fn main() -> ExitCode {
             position,
             divide: split,
         }) => run_perft(depth, position, split),
+        Some(Command::Bench {
+            threads,
+            playouts,
+            position,
+        }) => run_bench(threads, playouts, position),
         None => {
             eprintln!("hippolyta: the protocol loop is not built yet; try `hippolyta perft 2`");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_bench(threads: usize, playouts: u64, position: Option<String>) -> ExitCode {
+    let position = match position.as_deref().map(str::parse::<Position>) {
+        None => None,
+        Some(Ok(p)) => Some(p),
+        Some(Err(e)) => {
+            eprintln!("hippolyta: bad --position: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = hippolyta::bench::BenchOptions {
+        threads: threads.max(1),
+        playouts,
+        position,
+        ..Default::default()
+    };
+    match hippolyta::bench::run(&options, &mut std::io::stdout().lock()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hippolyta: {e}");
             ExitCode::FAILURE
         }
     }
