@@ -135,30 +135,57 @@ pub fn evaluate(pos: &Position, params: &EvalParams) -> Evaluation {
 }
 
 /// The evaluation terms of `pos` for the side to move.
+///
+/// The sums are popcounts; on x86-64 processors with the `popcnt` instruction (all from the last
+/// fifteen years) a copy compiled to use it is chosen at run time, which makes the evaluation
+/// about a third faster than the portable bit-twiddling count.
+#[inline]
 pub fn terms(pos: &Position, params: &EvalParams) -> Terms {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor supports `popcnt`, checked just above.
+            return unsafe { terms_popcnt(pos, params) };
+        }
+    }
+    terms_impl(pos, params)
+}
+
+/// [`terms_impl`] compiled with the `popcnt` instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn terms_popcnt(pos: &Position, params: &EvalParams) -> Terms {
+    terms_impl(pos, params)
+}
+
+#[inline(always)]
+fn terms_impl(pos: &Position, params: &EvalParams) -> Terms {
     let me = pos.side_to_move();
     let q_me = queen_distances(pos, me);
     let q_op = queen_distances(pos, !me);
     let k_me = king_distances(pos, me);
     let k_op = king_distances(pos, !me);
-    let (t1, w) = {
-        let (mine, theirs, ties) = race(&q_me, &q_op);
-        (mine - theirs + params.kappa * ties, contested(&q_me, &q_op))
-    };
-    let (mine, theirs, ties) = race(&k_me, &k_op);
+    let (cq_me, cq_op) = (cumulative(&q_me), cumulative(&q_op));
+    let (ck_me, ck_op) = (cumulative(&k_me), cumulative(&k_op));
+    let (mine, theirs, ties) = race(&q_me, &q_op, &cq_me, &cq_op);
+    let t1 = mine - theirs + params.kappa * ties;
+    let (mine, theirs, ties) = race(&k_me, &k_op, &ck_me, &ck_op);
     let t2 = mine - theirs + params.kappa * ties;
     Terms {
         t1,
         t2,
         c1: 2.0 * (weighted_area(&q_me) - weighted_area(&q_op)),
-        c2: king_position(&k_me, &k_op),
+        c2: king_position(&k_me, &k_op, &ck_me, &ck_op),
         mobility: mobility_penalty(pos, !me, params) - mobility_penalty(pos, me, params),
-        w,
+        w: contested(&q_me, &q_op),
     }
 }
 
 /// Squares at distance at most `d`, for `d` in `0..=MAX_DISTANCE` (sources excluded).
-fn cumulative(map: &DistanceMap) -> [Bitboard; MAX_DISTANCE + 1] {
+type Cumulative = [Bitboard; MAX_DISTANCE + 1];
+
+#[inline(always)]
+fn cumulative(map: &DistanceMap) -> Cumulative {
     let mut cum = [map.reached; MAX_DISTANCE + 1];
     let mut acc = Bitboard::EMPTY;
     cum[0] = acc;
@@ -170,10 +197,9 @@ fn cumulative(map: &DistanceMap) -> [Bitboard; MAX_DISTANCE + 1] {
 }
 
 /// Squares `a` reaches strictly first, squares `b` reaches strictly first, and ties at a finite
-/// distance.
-fn race(a: &DistanceMap, b: &DistanceMap) -> (f32, f32, f32) {
-    let ca = cumulative(a);
-    let cb = cumulative(b);
+/// distance (`ca`, `cb`: the cumulative sets of `a` and `b`).
+#[inline(always)]
+fn race(a: &DistanceMap, b: &DistanceMap, ca: &Cumulative, cb: &Cumulative) -> (f32, f32, f32) {
     let (mut first_a, mut first_b, mut ties) = (0, 0, 0);
     for d in 1..=a.depth.max(b.depth) {
         first_a += (a.levels[d].0 & !cb[d].0).count_ones();
@@ -184,6 +210,7 @@ fn race(a: &DistanceMap, b: &DistanceMap) -> (f32, f32, f32) {
 }
 
 /// `sum(2^-d)` over the squares a map reaches.
+#[inline(always)]
 fn weighted_area(map: &DistanceMap) -> f32 {
     (1..=map.depth)
         .map(|d| map.levels[d].count() as f32 * POW2_NEG[d])
@@ -205,6 +232,7 @@ const POW2_NEG: [f32; MAX_DISTANCE + 1] = {
 
 /// `w`: the sum of `2^-|da - db|` over squares both maps reach. Pairs of levels more than 6 apart
 /// add less than 1/64 a square and are skipped.
+#[inline(always)]
 fn contested(a: &DistanceMap, b: &DistanceMap) -> f32 {
     const SPAN: usize = 6;
     if (a.reached & b.reached).is_empty() {
@@ -228,10 +256,9 @@ fn contested(a: &DistanceMap, b: &DistanceMap) -> f32 {
 /// `c2 = sum(clamp((db - da) / 6, -1, 1))` with unreachable squares at infinite distance, as
 /// `(1/6) * sum over k = 1..=6 of (#{db - da >= k} - #{da - db >= k})`; each count is a popcount
 /// per level of one map against the other's cumulative sets.
-fn king_position(a: &DistanceMap, b: &DistanceMap) -> f32 {
-    let ca = cumulative(a);
-    let cb = cumulative(b);
-    let ahead = |x: &DistanceMap, cy: &[Bitboard; MAX_DISTANCE + 1]| -> u32 {
+#[inline(always)]
+fn king_position(a: &DistanceMap, b: &DistanceMap, ca: &Cumulative, cb: &Cumulative) -> f32 {
+    let ahead = |x: &DistanceMap, cy: &Cumulative| -> u32 {
         let mut total = 0;
         for d in 1..=x.depth {
             let level = x.levels[d].0;
@@ -241,11 +268,12 @@ fn king_position(a: &DistanceMap, b: &DistanceMap) -> f32 {
         }
         total
     };
-    (ahead(a, &cb) as f32 - ahead(b, &ca) as f32) / 6.0
+    (ahead(a, cb) as f32 - ahead(b, ca) as f32) / 6.0
 }
 
 /// Sum over `color`'s amazons of `(shortfall / threshold)^2`, the shortfall being how many queen
 /// moves the amazon lacks below `mobility_threshold`.
+#[inline(always)]
 fn mobility_penalty(pos: &Position, color: Color, params: &EvalParams) -> f32 {
     let mut total = 0.0;
     for a in pos.amazons(color) {

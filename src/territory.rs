@@ -79,6 +79,7 @@ fn distances(
 }
 
 /// Queen distances of `color`'s amazons in `pos`.
+#[inline]
 pub fn queen_distances(pos: &Position, color: Color) -> DistanceMap {
     let empty = pos.empty_squares();
     distances(pos.amazons(color), empty, |f, unreached| {
@@ -87,6 +88,7 @@ pub fn queen_distances(pos: &Position, color: Color) -> DistanceMap {
 }
 
 /// King distances of `color`'s amazons in `pos`.
+#[inline]
 pub fn king_distances(pos: &Position, color: Color) -> DistanceMap {
     distances(pos.amazons(color), pos.empty_squares(), |f, unreached| {
         f.king_step(unreached)

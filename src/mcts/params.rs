@@ -34,8 +34,13 @@ pub struct SearchParams {
     pub playout_candidates: u32,
     /// Order the root's moves by a full one-ply evaluation instead of the cheap move features.
     pub root_full_ordering: bool,
-    /// Once a node has this many visits, its further children are chosen by a full one-ply
-    /// evaluation instead of the cheap move features.
+    /// Once a node has this many visits, its further children are chosen by one-ply evaluation
+    /// of the best `refine_candidates` moves by the cheap ranking.
+    pub refine_visits: u32,
+    /// See `refine_visits`.
+    pub refine_candidates: u16,
+    /// Once a node has this many visits, its further children are chosen by one-ply evaluation
+    /// of every move.
     pub full_ordering_visits: u32,
 }
 
@@ -44,7 +49,7 @@ impl Default for SearchParams {
         SearchParams {
             eval: EvalParams::default(),
             ordering: OrderingWeights::default(),
-            c_puct: 1.0,
+            c_puct: 2.0,
             fpu_reduction: 0.1,
             pw_base: 2.0,
             pw_factor: 1.0,
@@ -54,6 +59,8 @@ impl Default for SearchParams {
             playout_depth: 2,
             playout_candidates: 1,
             root_full_ordering: true,
+            refine_visits: 16,
+            refine_candidates: 128,
             full_ordering_visits: 4000,
         }
     }

@@ -417,8 +417,11 @@ impl<'s, 't> Worker<'s, 't> {
 
     /// The ranking for a node with `visits` visits.
     fn ranking(&self, visits: u32) -> Ranking {
-        if visits >= self.shared.params.full_ordering_visits {
+        let p = self.shared.params;
+        if visits >= p.full_ordering_visits {
             Ranking::Full
+        } else if visits >= p.refine_visits {
+            Ranking::Refined(p.refine_candidates)
         } else {
             Ranking::Cheap
         }
