@@ -8,6 +8,7 @@ pub mod bitboard;
 pub mod color;
 pub mod game;
 pub mod lines;
+pub mod matches;
 pub mod movegen;
 pub mod mv;
 pub mod perft;

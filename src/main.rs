@@ -27,6 +27,8 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Play a match between two engines (see the README section "Matches").
+    Match(Box<hippolyta::matches::MatchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
             position,
             divide: split,
         }) => run_perft(depth, position, split),
+        Some(Command::Match(args)) => hippolyta::matches::run_cli(&args),
         None => {
             eprintln!("hippolyta: the protocol loop is not built yet; try `hippolyta perft 2`");
             ExitCode::FAILURE
