@@ -108,16 +108,20 @@ impl Referee<'_, '_> {
     }
 
     /// Maps a failed exchange with `color`'s engine to the matching forfeit.
-    fn client_failure(&mut self, color: Color, what: &str, e: ClientError) -> Stop {
+    /// `waited` is how long the runner waited for the answer.
+    fn client_failure(
+        &mut self,
+        color: Color,
+        what: &str,
+        waited: Duration,
+        e: ClientError,
+    ) -> Stop {
         let (kind, why) = match e {
             ClientError::Stopped => return Stop::Abandoned,
             ClientError::Exited(how) => (ForfeitKind::Crash, format!("engine {how} during {what}")),
             ClientError::Timeout => (
                 ForfeitKind::Hang,
-                format!(
-                    "did not answer {what} within {:.1} s",
-                    self.settings.hang_timeout.as_secs_f64()
-                ),
+                format!("did not answer {what} within {:.1} s", waited.as_secs_f64()),
             ),
             ClientError::Protocol(m) => {
                 (ForfeitKind::Protocol, format!("answered {what} with {m}"))
@@ -131,7 +135,14 @@ impl Referee<'_, '_> {
         let stop = self.stop;
         let reply = self.engines[color.index()]
             .command(command, self.settings.hang_timeout, stop)
-            .map_err(|e| self.client_failure(color, &format!("'{command}'"), e))?;
+            .map_err(|e| {
+                self.client_failure(
+                    color,
+                    &format!("'{command}'"),
+                    self.settings.hang_timeout,
+                    e,
+                )
+            })?;
         if !reply.success {
             return Err(self.forfeit(
                 color,
@@ -148,7 +159,14 @@ impl Referee<'_, '_> {
         let stop = self.stop;
         self.engines[color.index()]
             .command(command, self.settings.hang_timeout, stop)
-            .map_err(|e| self.client_failure(color, &format!("'{command}'"), e))?;
+            .map_err(|e| {
+                self.client_failure(
+                    color,
+                    &format!("'{command}'"),
+                    self.settings.hang_timeout,
+                    e,
+                )
+            })?;
         Ok(())
     }
 
@@ -190,17 +208,14 @@ impl Referee<'_, '_> {
             }
             let clock = &clocks[side.index()];
             self.may(side, &format!("time_left {side} {}", clock.time_left()))?;
-            let deadline = clock.deadline(self.settings.margin);
+            let wait = clock.deadline(self.settings.margin) + self.settings.hang_timeout;
             let stop = self.stop;
             let engine = &mut self.engines[side.index()];
             let answer = engine
                 .send(&format!("genmove {side}"))
-                .and_then(|(id, sent)| {
-                    engine
-                        .receive(id, sent + deadline + self.settings.hang_timeout, stop)
-                        .map(|r| (r, sent))
-                });
-            let (reply, sent) = answer.map_err(|e| self.client_failure(side, "genmove", e))?;
+                .and_then(|(id, sent)| engine.receive(id, sent + wait, stop).map(|r| (r, sent)));
+            let (reply, sent) =
+                answer.map_err(|e| self.client_failure(side, "genmove", wait, e))?;
             let used = reply.received.saturating_duration_since(sent);
             self.report.time_used[side.index()] += used;
             if let Err(over) = clocks[side.index()].charge(used, self.settings.margin) {

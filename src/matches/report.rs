@@ -17,6 +17,9 @@ pub fn format_elo(e: &EloEstimate) -> String {
     let num = |x: f64| {
         if x.is_infinite() {
             if x > 0.0 { "+inf" } else { "-inf" }.to_string()
+        } else if x.abs() < 0.05 {
+            // Avoid printing "-0.0".
+            "+0.0".to_string()
         } else {
             format!("{x:+.1}")
         }
