@@ -150,16 +150,19 @@ impl EngineProcess {
         self.child.id()
     }
 
-    /// Sends one command line with a fresh id; returns the id and the moment it was flushed.
+    /// Sends one command line with a fresh id; returns the id and the moment the write began.
     pub fn send(&mut self, command: &str) -> Result<(u64, Instant), ClientError> {
         let id = self.next_id;
         self.next_id += 1;
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(ClientError::Exited("has no input pipe".into()));
         };
+        // Timed from before the write: the answer can arrive (and be timestamped by the reader)
+        // before this thread returns from `flush`.
+        let start = Instant::now();
         let written = writeln!(stdin, "{id} {command}").and_then(|_| stdin.flush());
         match written {
-            Ok(()) => Ok((id, Instant::now())),
+            Ok(()) => Ok((id, start)),
             Err(_) => {
                 self.exited = true;
                 Err(ClientError::Exited(self.exit_description()))
