@@ -1,6 +1,5 @@
 //! The match runner end to end: the built `hippolyta match` against the fake engine of
-//! `examples/fake_engine.rs` (built by `cargo test`), which plays random moves and can be told to
-//! misbehave. Limits are generous; the only timing that matters is an engine sleeping far longer
+//! `tests/fixtures/fake_engine.rs`, which plays random moves and can be told to misbehave. Limits are generous; the only timing that matters is an engine sleeping far longer
 //! than its clock allows.
 
 use hippolyta::matches::shell_words::quote;
@@ -10,17 +9,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn fake_engine() -> String {
-    // The test binary is target/<profile>/deps/matches-<hash>; examples live beside deps.
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let p = dir.join("examples").join("fake_engine");
-    assert!(
-        p.exists(),
-        "{} is missing: run the whole `cargo test` (which builds examples) or `cargo build \
-         --example fake_engine` with the same profile",
-        p.display()
-    );
-    quote(p.to_str().unwrap())
+    quote(env!("CARGO_BIN_EXE_hippolyta-fake-engine"))
 }
 
 fn engine(args: &str) -> String {
@@ -265,6 +254,58 @@ fn sudden_death_clock_runs_out() {
         assert_eq!(json_field(g, "winner_color"), "black", "{g}");
         assert!(g.contains("\"plies\":4,"), "{g}");
     }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn engines_are_told_the_real_time_left() {
+    let dir = scratch("time-left");
+    let log = dir.join("commands.log");
+    let logged = engine(&format!(
+        "--think 0.02 --log {}",
+        quote(log.to_str().unwrap())
+    ));
+    let out = hippolyta(&[
+        "--engine",
+        &logged,
+        "--engine",
+        &engine("--think 0.02"),
+        "--games",
+        "2",
+        "--tc",
+        "30+0.5",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = log.lines().map(|l| l.split_once(' ').unwrap().1).collect();
+    assert_eq!(lines[0], "protocol_version");
+    let mut genmoves = 0;
+    let mut increases = 0;
+    let mut last_left = f64::INFINITY;
+    for (i, line) in lines.iter().enumerate() {
+        if *line == "time_settings 30 0 0" {
+            last_left = f64::INFINITY;
+        }
+        if let Some(color) = line.strip_prefix("genmove ") {
+            genmoves += 1;
+            let before: Vec<&str> = lines[i - 1].split(' ').collect();
+            assert_eq!(&before[..2], ["time_left", color], "{}", lines[i - 1]);
+            assert_eq!(before[3], "0");
+            let left: f64 = before[2].parse().unwrap();
+            // The first move of a game sees the full 30 s; every later one sees what is left after
+            // the previous one, which cost at least its 0.02 s of thinking and earned 0.5 s.
+            if last_left.is_infinite() {
+                assert_eq!(left, 30.0);
+            } else {
+                assert!(left <= last_left + 0.481, "{left} after {last_left}");
+                increases += usize::from(left > last_left);
+            }
+            last_left = left;
+        }
+    }
+    assert!(genmoves > 20, "{genmoves}");
+    // The increment shows: a fast engine's clock grows.
+    assert!(increases > 0);
     let _ = fs::remove_dir_all(&dir);
 }
 
