@@ -331,8 +331,11 @@ pub fn sgf_record(fg: &FinishedGame, tally: &Tally, control: &TimeControl) -> St
         white: Some(tally.names[fg.white].clone()),
         black: Some(tally.names[1 - fg.white].clone()),
         result: Some(o.sgf_result()),
-        // TM is the main time in seconds; the full control is spelled out in the comment.
-        time_control: Some(seconds_text(control.main_time())),
+        // TM is the main time in seconds (none for a fixed time per move); the full control is
+        // spelled out in the comment.
+        time_control: Some(control.main_time())
+            .filter(|t| !t.is_zero())
+            .map(seconds_text),
         date: Some(today()),
         event: Some(format!(
             "Hippolyta match {} vs {}, game {}",
