@@ -6,12 +6,14 @@
 
 pub mod bitboard;
 pub mod color;
+pub mod endgame;
 pub mod game;
 pub mod lines;
 pub mod movegen;
 pub mod mv;
 pub mod perft;
 pub mod position;
+pub mod regions;
 pub mod square;
 pub mod zobrist;
 
