@@ -28,20 +28,7 @@ enum Command {
         divide: bool,
     },
     /// Time the exact endgame solver on random one-side regions of 10, 15, 20 and 25 squares.
-    EndgameBench {
-        /// Regions per size.
-        #[arg(long, default_value_t = 200)]
-        samples: usize,
-        /// Seed of the region generator.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Amazons per region.
-        #[arg(long, default_value_t = 1)]
-        amazons: u32,
-        /// Compact blobs instead of regions with scattered burnt squares.
-        #[arg(long)]
-        blobs: bool,
-    },
+    EndgameBench(hippolyta::endgame::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,24 +40,8 @@ fn main() -> ExitCode {
             position,
             divide: split,
         }) => run_perft(depth, position, split),
-        Some(Command::EndgameBench {
-            samples,
-            seed,
-            amazons,
-            blobs,
-        }) => {
-            let config = hippolyta::endgame::bench::BenchConfig {
-                samples,
-                seed,
-                amazons: amazons.max(1),
-                shape: if blobs {
-                    hippolyta::endgame::random::Shape::Blob
-                } else {
-                    hippolyta::endgame::random::Shape::Holey
-                },
-                ..Default::default()
-            };
-            print!("{}", hippolyta::endgame::bench::run(config));
+        Some(Command::EndgameBench(args)) => {
+            print!("{}", hippolyta::endgame::bench::run(args.into()));
             ExitCode::SUCCESS
         }
         None => {

@@ -457,3 +457,37 @@ fn region_report() {
     assert_eq!(mixed[0].kind, RegionKind::Mixed);
     assert_eq!(mixed[0].moves_left, None);
 }
+
+#[test]
+fn endgame_bench_runs_from_the_binary() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hippolyta"))
+        .args([
+            "endgame-bench",
+            "--samples",
+            "4",
+            "--seed",
+            "3",
+            "--sizes",
+            "10,15",
+        ])
+        .output()
+        .expect("the binary runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .filter(|f: &Vec<&str>| f.first().is_some_and(|w| ["10", "15"].contains(w)))
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for row in rows {
+        // squares, regions, median, p90, max, nodes, exact, over budget, defective, greedy short
+        assert_eq!(row.len(), 10, "{row:?}");
+        assert_eq!(row[1], "4");
+        assert_eq!(
+            row[6].parse::<u32>().unwrap() + row[7].parse::<u32>().unwrap(),
+            4
+        );
+    }
+    assert!(text.contains("is_decided"), "{text}");
+}

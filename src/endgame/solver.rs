@@ -31,6 +31,9 @@ pub(crate) struct Search {
     lists: Vec<Children>,
     nodes: u64,
     node_limit: u64,
+    /// After a search for `t` moves succeeds: further moves proven possible beyond the `t`
+    /// (the found path extended greedily), so the caller can raise its lower bound past `t`.
+    extra: u32,
     deadline: Option<Instant>,
 }
 
@@ -41,6 +44,7 @@ impl Search {
             lists: Vec::new(),
             nodes: 0,
             node_limit: u64::MAX,
+            extra: 0,
             deadline: None,
         }
     }
@@ -82,7 +86,7 @@ impl Search {
         }
         while lo < hi {
             match self.search(part, lo + 1, 0, true) {
-                Ok(true) => lo += 1,
+                Ok(true) => lo = (lo + 1 + self.extra).min(hi),
                 Ok(false) => hi = lo,
                 Err(OutOfBudget) => break,
             }
@@ -108,13 +112,21 @@ impl Search {
         }
         while lo < hi {
             if self.search(part, lo + 1, ply, true)? {
-                lo += 1;
+                lo = (lo + 1 + self.extra).min(hi);
             } else {
                 hi = lo;
             }
         }
         self.table.put(part, lo, lo);
         Ok(total + lo)
+    }
+
+    /// A proven lower bound for `area` without search: cached bounds of its parts, else 0.
+    fn quick_lower(&self, area: Area) -> u32 {
+        area.parts()
+            .into_iter()
+            .map(|p| self.table.get(p.normalized()).map_or(0, |(lo, _)| lo))
+            .sum()
     }
 
     /// Whether `area` allows at least `t` moves. `connected`: the caller knows the area is in one
@@ -127,6 +139,8 @@ impl Search {
         connected: bool,
     ) -> Result<bool, OutOfBudget> {
         if t == 0 {
+            // The end of a successful path: see how much further it goes.
+            self.extra = greedy_fill(area);
             return Ok(true);
         }
         let area = if connected {
@@ -141,6 +155,7 @@ impl Search {
                 }
                 let v = self.exact(first, ply)?;
                 if v >= t {
+                    self.extra = v - t + self.quick_lower(rest);
                     return Ok(true);
                 }
                 return self.search(rest, t - v, ply, false);
@@ -153,6 +168,7 @@ impl Search {
         }
         if let Some((lo, hi)) = self.table.get(area) {
             if lo >= t {
+                self.extra = lo - t;
                 return Ok(true);
             }
             if hi < t {
