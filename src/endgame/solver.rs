@@ -3,9 +3,11 @@
 //! The question asked of the search is always "can these amazons still make `t` moves?". An area
 //! with `n` reachable empty squares allows at most `n` moves (each burns one); when a move cuts the
 //! area into parts, each part is solved on its own (and cached, normalized to the corner) and the
-//! values add up. The exact value is found by raising a proven lower bound (a greedy fill) one at a
-//! time until the question fails: successes are quick with good move ordering, and only the last
-//! question, one above the true value, needs a full proof.
+//! values add up. The exact value is found by raising a proven lower bound (a greedy fill, then
+//! each path found, extended greedily) until the question fails: successes are quick with good
+//! move ordering, and only the last question, one above the true value, needs a full proof. That
+//! proof is what makes some defective regions slow (it is exponential in the worst case); the
+//! budget then leaves proven bounds.
 
 use super::area::{greedy_fill, low_bit, Area, Node};
 use super::table::Table;
@@ -61,6 +63,7 @@ impl Search {
         self.nodes
     }
 
+    /// Empties the transposition table.
     pub fn clear(&mut self) {
         self.table.clear();
     }
