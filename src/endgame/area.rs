@@ -342,8 +342,9 @@ impl Node {
     }
 }
 
-/// Moves made by a greedy fill: at each step the first move in [`Node::effect`] key order that keeps every
-/// empty square reachable, or failing that the one that keeps the most. A proven lower bound.
+/// Moves made by a greedy fill, a proven lower bound on the moves left: at each step the first
+/// move in move-ordering order (burn hard-to-reach squares, Warnsdorff for the amazon) that keeps
+/// every empty square reachable, or failing that the one that keeps the most.
 pub fn greedy_fill(mut area: Area) -> u32 {
     let mut made = 0;
     let mut moves: Vec<(u32, Area)> = Vec::with_capacity(256);
