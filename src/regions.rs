@@ -1,8 +1,9 @@
 //! Regions: the empty squares and amazons of a position, split into groups connected by king steps.
 //!
 //! Every queen move and arrow travels through empty squares, one king step after another, and a
-//! square an amazon leaves becomes empty; so two amazons can only ever interact when they lie in the
-//! same king-connected component of "empty squares plus amazons". Each component is a *region*:
+//! square an amazon leaves becomes empty; so two amazons can only ever interact when they lie in
+//! the same king-connected component of "empty squares plus amazons". Each component is a
+//! *region*:
 //! - **white** / **black**: it holds amazons of one side only; that side alone will ever use it;
 //! - **mixed**: it holds amazons of both sides, which still fight over it;
 //! - **dead**: it holds no amazon, so nobody can ever reach it.

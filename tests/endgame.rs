@@ -371,7 +371,7 @@ fn perfect_fill_ends_as_predicted() {
         assert_eq!(end.winner(), Some(winner));
         assert_eq!(end.margin().unwrap().value(), Some(margin));
         assert_eq!(final_score(&pos).to_string(), start.to_string());
-        // Total plies: both sides used all their moves (the loser all, the winner all but `margin`).
+        // Total plies: the loser used all its moves, the winner all but `margin`.
         let (a, b) = (score.to_move.lo, score.other.lo);
         assert_eq!(plies, a + b - margin);
     }

@@ -434,7 +434,8 @@ mod tests {
         assert!(!RING_CONNECTED[0b000_000_101]); // two corners, nothing between
         assert!(RING_CONNECTED[0b000_001_010]); // below and west touch diagonally
         assert!(!RING_CONNECTED[0b010_000_010]); // above and below
-                                                 // a1 b2 c1 (White on b2): both a1 and c1 have exactly one neighbour.
+
+        // a1 b2 c1 (White on b2): both a1 and c1 have exactly one neighbour.
         let a = area_of("xxx/xWx/1x1 w");
         assert_eq!(single_neighbour(a.amazons | a.empty), a.empty);
     }
