@@ -300,8 +300,9 @@ impl Solver {
         self.search.nodes()
     }
 
-    /// Moves left of the amazons `amazons` (all of one side) using the empty squares `empty`,
-    /// with everything else a wall. Several amazons and several separate parts add up.
+    /// Moves left of `area`: its amazons (all of one side) using its empty squares, everything
+    /// else a wall (build one with `Area::new(amazons, empty)`, e.g. from a [`Region`]). Several
+    /// amazons and several separate parts add up.
     pub fn area_moves_left(&mut self, area: Area, budget: Budget) -> MovesLeft {
         self.search.start(budget);
         self.search.bounds(area)
