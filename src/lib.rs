@@ -12,8 +12,10 @@ pub mod lines;
 pub mod movegen;
 pub mod mv;
 pub mod perft;
+pub mod player;
 pub mod position;
 pub mod regions;
+pub mod sgf;
 pub mod square;
 pub mod zobrist;
 
