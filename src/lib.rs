@@ -6,6 +6,7 @@
 
 pub mod bitboard;
 pub mod color;
+pub mod endgame;
 pub mod game;
 pub mod lines;
 pub mod matches;
@@ -14,6 +15,7 @@ pub mod mv;
 pub mod perft;
 pub mod player;
 pub mod position;
+pub mod regions;
 pub mod sgf;
 pub mod square;
 pub mod zobrist;

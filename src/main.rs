@@ -29,6 +29,8 @@ enum Command {
     },
     /// Play a match between two engines (see the README section "Matches").
     Match(Box<hippolyta::matches::MatchArgs>),
+    /// Time the exact endgame solver on random one-side regions of 10, 15, 20 and 25 squares.
+    EndgameBench(hippolyta::endgame::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +43,10 @@ fn main() -> ExitCode {
             divide: split,
         }) => run_perft(depth, position, split),
         Some(Command::Match(args)) => hippolyta::matches::run_cli(&args),
+        Some(Command::EndgameBench(args)) => {
+            print!("{}", hippolyta::endgame::bench::run(args.into()));
+            ExitCode::SUCCESS
+        }
         None => {
             eprintln!("hippolyta: the protocol loop is not built yet; try `hippolyta perft 2`");
             ExitCode::FAILURE
