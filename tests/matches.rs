@@ -99,8 +99,11 @@ fn plays_a_match_and_writes_records() {
         } else {
             "W+"
         };
-        assert_eq!(loaded.info.result.as_deref(), Some(winner));
-        assert_eq!(json_field(line, "result"), winner);
+        // With the exact margin from the endgame solver: W+5 is White with 5 moves to spare.
+        let result = hippolyta::endgame::final_score(end).to_string();
+        assert!(result.starts_with(winner), "{result}");
+        assert_eq!(loaded.info.result.as_deref(), Some(result.as_str()));
+        assert_eq!(json_field(line, "result"), result);
         assert_eq!(json_field(line, "termination"), "normal");
         let moves = json_field(line, "moves").split(' ').count();
         assert_eq!(loaded.game.moves().len(), moves);
@@ -306,6 +309,64 @@ fn engines_are_told_the_real_time_left() {
     assert!(genmoves > 20, "{genmoves}");
     // The increment shows: a fast engine's clock grows.
     assert!(increases > 0);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn adjudication_ends_decided_games() {
+    let dir = scratch("adjudicate");
+    let jsonl = dir.join("games.jsonl");
+    let sgf_dir = dir.join("sgf");
+    let out = hippolyta(&[
+        "--engine",
+        &engine("--seed 1"),
+        "--engine",
+        &engine("--seed 2"),
+        "--games",
+        "8",
+        "--tc",
+        "60",
+        "--random-plies",
+        "2",
+        "--adjudicate",
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+        "--sgf-out",
+        sgf_dir.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let mut adjudicated = 0;
+    for line in fs::read_to_string(&jsonl).unwrap().lines().take(8) {
+        if json_field(line, "termination") != "adjudicated" {
+            continue;
+        }
+        adjudicated += 1;
+        let game: usize = line["{\"type\":\"game\",\"game\":".len()..]
+            .split(',')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let record = fs::read_to_string(sgf_dir.join(format!("game-{game:05}.sgf"))).unwrap();
+        let end = sgf::parse(&record).unwrap().game.position().clone();
+        // Stopped where the position is decided, with the solver's result and margin.
+        assert!(end.has_legal_move() && hippolyta::regions::is_decided(&end));
+        let score = hippolyta::endgame::final_score(&end).to_string();
+        assert_eq!(json_field(line, "result"), score, "{line}");
+        let winner = if score.starts_with('W') {
+            "white"
+        } else {
+            "black"
+        };
+        assert_eq!(json_field(line, "winner_color"), winner);
+    }
+    // Random play walls the amazons off long before the end in most games.
+    assert!(adjudicated > 0, "{stdout}");
+    assert!(
+        stdout.contains(&format!("{adjudicated} adjudicated")),
+        "{stdout}"
+    );
     let _ = fs::remove_dir_all(&dir);
 }
 

@@ -60,6 +60,9 @@ pub struct MatchArgs {
     /// Start new engine processes for every game.
     #[arg(long)]
     pub restart: bool,
+    /// End a game as soon as the exact endgame solver proves who wins (recorded as adjudicated).
+    #[arg(long)]
+    pub adjudicate: bool,
 }
 
 impl MatchArgs {
@@ -124,6 +127,7 @@ impl MatchArgs {
                 control,
                 margin,
                 hang_timeout,
+                adjudicate: self.adjudicate,
             },
             book,
             concurrency: self.concurrency,

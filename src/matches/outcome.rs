@@ -94,22 +94,26 @@ pub struct Outcome {
     pub termination: Termination,
     /// Human-readable explanation, e.g. `black played illegal move a1-a2/a3: ...`.
     pub reason: String,
+    /// For a normal or adjudicated end, the winner's exact margin (moves it still has when the
+    /// loser is stuck, with perfect fill-in) when the endgame solver found it.
+    pub margin: Option<u32>,
 }
 
 impl Outcome {
     /// The SGF `RE` value: `W+`/`B+`, then `R` for resignation, `T` for time, `F` for any other
-    /// forfeit; nothing more for a normal or adjudicated end (Amazons has no score margin in the
-    /// record).
+    /// forfeit; for a normal or adjudicated end the margin when known (`W+5`), else nothing.
     pub fn sgf_result(&self) -> String {
         let side = match self.winner {
             Color::White => "W+",
             Color::Black => "B+",
         };
         let how = match self.termination {
-            Termination::NoMoves | Termination::Adjudication => "",
-            Termination::Resignation => "R",
-            Termination::Forfeit(ForfeitKind::TimeOverrun) => "T",
-            Termination::Forfeit(_) => "F",
+            Termination::NoMoves | Termination::Adjudication => {
+                self.margin.map(|m| m.to_string()).unwrap_or_default()
+            }
+            Termination::Resignation => "R".into(),
+            Termination::Forfeit(ForfeitKind::TimeOverrun) => "T".into(),
+            Termination::Forfeit(_) => "F".into(),
         };
         format!("{side}{how}")
     }
@@ -138,8 +142,14 @@ mod tests {
             winner,
             termination,
             reason: String::new(),
+            margin: None,
         };
         assert_eq!(o(Color::White, Termination::NoMoves).sgf_result(), "W+");
+        let with_margin = Outcome {
+            margin: Some(5),
+            ..o(Color::Black, Termination::Adjudication)
+        };
+        assert_eq!(with_margin.sgf_result(), "B+5");
         assert_eq!(
             o(Color::Black, Termination::Resignation).sgf_result(),
             "B+R"

@@ -6,8 +6,11 @@ use super::engine_process::{ClientError, EngineProcess, Reply};
 use super::openings::Opening;
 use super::outcome::{ForfeitKind, Outcome, Termination};
 use crate::color::Color;
+use crate::endgame::{self, Budget, Solver};
 use crate::game::Game;
 use crate::mv::Move;
+use crate::position::Position;
+use crate::regions::is_decided;
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -23,7 +26,14 @@ pub struct GameSettings {
     /// How long to wait for an answer before calling the engine hung: for setup commands from when
     /// they are sent, for `genmove` from the end of the engine's time.
     pub hang_timeout: Duration,
+    /// End the game as soon as the endgame solver proves the winner (all amazons walled off from
+    /// the enemy and the moves left settle who is stuck first).
+    pub adjudicate: bool,
 }
+
+/// Solver work per look at a decided position (adjudication, final margin): typically well
+/// under a second; when it runs out the bounds may not settle the result, and the game goes on.
+const SOLVER_NODES: u64 = 2_000_000;
 
 /// What happened in one game.
 #[derive(Clone, Debug)]
@@ -58,6 +68,7 @@ pub fn play_game(
         engines,
         settings,
         stop,
+        solver: None,
         report: GameReport {
             game,
             outcome: None,
@@ -79,6 +90,8 @@ struct Referee<'a, 'b> {
     engines: [&'a mut EngineProcess; 2],
     settings: &'b GameSettings,
     stop: &'b dyn Fn() -> bool,
+    /// Made on first use (it holds a 5 MiB table), then kept for the game.
+    solver: Option<Solver>,
     report: GameReport,
 }
 
@@ -104,7 +117,15 @@ impl Referee<'_, '_> {
             winner: !color,
             termination: Termination::Forfeit(kind),
             reason: format!("{color} {reason}"),
+            margin: None,
         })
+    }
+
+    /// The exact score of a decided or finished position, if the solver settles the winner.
+    fn settled(&mut self, pos: &Position) -> Option<endgame::Score> {
+        let solver = self.solver.get_or_insert_with(Solver::new);
+        let score = solver.outcome(pos, Budget::nodes(SOLVER_NODES)).score()?;
+        score.winner().map(|_| score)
     }
 
     /// Maps a failed exchange with `color`'s engine to the matching forfeit.
@@ -200,11 +221,33 @@ impl Referee<'_, '_> {
             let pos = self.report.game.position().clone();
             let side = pos.side_to_move();
             if !pos.has_legal_move() {
+                let margin = self
+                    .settled(&pos)
+                    .and_then(|s| s.margin())
+                    .filter(|m| m.is_exact())
+                    .map(|m| m.lo);
                 return Err(Stop::End(Outcome {
                     winner: !side,
                     termination: Termination::NoMoves,
                     reason: format!("{side} has no legal move"),
+                    margin,
                 }));
+            }
+            if self.settings.adjudicate && is_decided(&pos) {
+                if let Some(score) = self.settled(&pos) {
+                    let winner = score.winner().expect("settled scores have a winner");
+                    return Err(Stop::End(Outcome {
+                        winner,
+                        termination: Termination::Adjudication,
+                        reason: format!(
+                            "adjudicated {score}: the amazons are walled off, white has {} moves \
+                             left and black {}, {side} to move",
+                            score.moves_left(Color::White),
+                            score.moves_left(Color::Black)
+                        ),
+                        margin: score.margin().filter(|m| m.is_exact()).map(|m| m.lo),
+                    }));
+                }
             }
             let clock = &clocks[side.index()];
             self.may(side, &format!("time_left {side} {}", clock.time_left()))?;
@@ -241,6 +284,7 @@ impl Referee<'_, '_> {
                     winner: !side,
                     termination: Termination::Resignation,
                     reason: format!("{side} resigned"),
+                    margin: None,
                 }));
             }
             let shown: String = text.chars().take(80).collect();

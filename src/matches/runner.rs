@@ -261,6 +261,7 @@ fn failed_start(opening: &Opening, color: Color, why: String) -> GameReport {
             winner: !color,
             termination: Termination::Forfeit(ForfeitKind::StartFailure),
             reason: format!("{color} could not be started: {why}"),
+            margin: None,
         }),
         needs_restart: {
             let mut r = [false; 2];

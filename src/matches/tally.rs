@@ -123,6 +123,7 @@ mod tests {
             winner,
             termination,
             reason: String::new(),
+            margin: None,
         }
     }
 
