@@ -15,6 +15,7 @@ pub mod player;
 pub mod position;
 pub mod sgf;
 pub mod square;
+pub mod time;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
