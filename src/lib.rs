@@ -6,6 +6,7 @@
 
 pub mod bitboard;
 pub mod color;
+pub mod engine;
 pub mod game;
 pub mod lines;
 pub mod movegen;
@@ -13,6 +14,8 @@ pub mod mv;
 pub mod perft;
 pub mod player;
 pub mod position;
+pub mod score;
+pub mod settings;
 pub mod sgf;
 pub mod square;
 pub mod time;
