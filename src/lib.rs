@@ -14,6 +14,7 @@ pub mod mv;
 pub mod perft;
 pub mod player;
 pub mod position;
+pub mod protocol;
 pub mod score;
 pub mod settings;
 pub mod sgf;
