@@ -116,6 +116,15 @@ impl Engine {
         }
     }
 
+    /// An engine with a player supplied by the caller (for players outside `player::build`, and
+    /// for tests). Changing a player setting later replaces it with a built one.
+    pub fn with_player(settings: Settings, player: Box<dyn Player>) -> Engine {
+        Engine {
+            player,
+            ..Engine::new(settings)
+        }
+    }
+
     /// The current settings.
     pub fn settings(&self) -> &Settings {
         &self.settings

@@ -292,3 +292,231 @@ impl<'a> Session<'a> {
         output.map(|()| result)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::player::{Decision, Limits, MoveStats, Player};
+    use crossbeam::channel::Sender;
+    use parking_lot::Mutex;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    /// Searches until stopped or out of time, reporting its (fake) statistics as asked, and
+    /// records the limits it was given.
+    struct Busy {
+        seen: Arc<Mutex<Vec<Limits>>>,
+    }
+
+    impl Player for Busy {
+        fn choose(
+            &mut self,
+            game: &Game,
+            limits: &Limits,
+            stop: &AtomicBool,
+            on_report: &mut dyn FnMut(&SearchReport),
+        ) -> Decision {
+            self.seen.lock().push(limits.clone());
+            let start = Instant::now();
+            let moves = game.position().legal_moves();
+            let mut last = start;
+            let mut playouts = 0;
+            while !stop.load(Ordering::Relaxed) && limits.hard.is_none_or(|h| start.elapsed() < h) {
+                std::thread::sleep(Duration::from_millis(1));
+                playouts += 10;
+                if let Some(every) = limits.report_interval {
+                    if last.elapsed() >= every {
+                        last = Instant::now();
+                        on_report(&SearchReport {
+                            moves: moves
+                                .iter()
+                                .take(2)
+                                .map(|&mv| MoveStats {
+                                    mv,
+                                    visits: playouts,
+                                    winrate: 0.5,
+                                    prior: 0.25,
+                                    pv: vec![mv],
+                                })
+                                .collect(),
+                            playouts,
+                            elapsed: start.elapsed(),
+                        });
+                    }
+                }
+            }
+            Decision {
+                mv: moves.first().copied(),
+                winrate: Some(0.5),
+                report: SearchReport::default(),
+            }
+        }
+
+        fn name(&self) -> &'static str {
+            "busy"
+        }
+    }
+
+    /// Output shared with the test.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Shared {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().clone()).unwrap()
+        }
+        fn wait_for(&self, what: &str) {
+            let start = Instant::now();
+            while !self.text().contains(what) {
+                assert!(
+                    start.elapsed() < Duration::from_secs(60),
+                    "no {what:?} in {}",
+                    self.text()
+                );
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+    }
+
+    /// A session with a `Busy` player running on its own thread.
+    struct Running {
+        input: Sender<Input>,
+        out: Shared,
+        seen: Arc<Mutex<Vec<Limits>>>,
+        handle: std::thread::JoinHandle<()>,
+    }
+
+    fn start(settings: Settings) -> Running {
+        let (input, rx) = unbounded();
+        let out = Shared::default();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let player = Box::new(Busy { seen: seen.clone() });
+        let engine = Engine::with_player(settings, player);
+        let o = out.clone();
+        let handle = std::thread::spawn(move || {
+            Session::new(engine, rx, Box::new(o)).run().unwrap();
+        });
+        Running {
+            input,
+            out,
+            seen,
+            handle,
+        }
+    }
+
+    fn line(text: &str) -> Input {
+        Input::Line(Line {
+            text: text.into(),
+            received: Instant::now(),
+            too_long: None,
+        })
+    }
+
+    #[test]
+    fn analyze_streams_info_lines_until_the_next_command() {
+        let Running {
+            input: tx,
+            out,
+            seen,
+            handle,
+        } = start(Settings::default());
+        let first = crate::position::Position::standard().legal_moves()[0].to_string();
+        tx.send(line("3 analyze w 1 maxmoves 1")).unwrap();
+        out.wait_for(&format!("pv {first}\n"));
+        tx.send(line("4 name")).unwrap();
+        out.wait_for("=4 Hippolyta\n\n");
+        tx.send(Input::Eof).unwrap();
+        handle.join().unwrap();
+        let text = out.text();
+        let (stream, rest) = text.split_once("\n\n").unwrap();
+        assert_eq!(rest, "=4 Hippolyta\n\n");
+        let mut lines = stream.lines();
+        assert_eq!(lines.next(), Some("=3"));
+        for l in lines {
+            let words: Vec<&str> = l.split(' ').collect();
+            assert_eq!(words.len(), 13, "one block per line with maxmoves 1: {l}");
+            assert_eq!(
+                [words[0], words[1], words[2], words[3], words[5], words[6]],
+                ["info", "move", &first, "visits", "winrate", "0.5000"]
+            );
+            assert_eq!(&words[7..], ["prior", "0.2500", "order", "0", "pv", &first]);
+        }
+        let limits = &seen.lock()[0];
+        assert_eq!(limits.report_interval, Some(Duration::from_millis(10)));
+        assert_eq!(
+            (limits.soft, limits.hard, limits.playouts),
+            (None, None, None)
+        );
+    }
+
+    #[test]
+    fn genmove_gets_the_clock_budget_and_quit_stops_it() {
+        let Running {
+            input: tx,
+            out,
+            seen,
+            handle,
+        } = start(Settings::default());
+        tx.send(line("time_settings 0 1 1")).unwrap();
+        tx.send(line("1 genmove w")).unwrap();
+        tx.send(line("2 play b a7-a6/a5")).unwrap();
+        // Waits for its turn: answered after the move, and the search ran to its limit.
+        out.wait_for("=2\n\n");
+        assert!(
+            out.text().starts_with("=\n\n=1 d1-a1/b1\n\n=2\n\n"),
+            "{}",
+            out.text()
+        );
+        let hard = seen.lock()[0].hard.unwrap();
+        assert!(hard <= Duration::from_millis(855), "{hard:?}");
+        // Without a time control a long search: quit stops it at once.
+        tx.send(line("time_settings 0 1 0")).unwrap();
+        tx.send(line("3 genmove w")).unwrap();
+        while seen.lock().len() < 2 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let t = Instant::now();
+        tx.send(line("4 quit")).unwrap();
+        handle.join().unwrap();
+        assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+        let text = out.text();
+        let tail: Vec<&str> = text.trim_end().rsplitn(3, "\n\n").collect();
+        assert!(tail[1].starts_with("=3 ") && tail[0] == "=4", "{text}");
+    }
+
+    #[test]
+    fn pondering_runs_after_genmove_until_input() {
+        let settings = Settings {
+            ponder: true,
+            ..Settings::default()
+        };
+        let Running {
+            input: tx,
+            out,
+            seen,
+            handle,
+        } = start(settings);
+        tx.send(line("time_settings 0 0.1 1")).unwrap();
+        tx.send(line("genmove w")).unwrap();
+        while seen.lock().len() < 2 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // The second search is the ponder search: unbounded, on Black's turn.
+        assert_eq!(seen.lock()[1], Limits::default());
+        tx.send(line("7 name")).unwrap();
+        out.wait_for("=7 Hippolyta\n\n");
+        tx.send(Input::Eof).unwrap();
+        handle.join().unwrap();
+    }
+}
