@@ -129,3 +129,46 @@ fn readme_example_session_is_a_transcript() {
     let body = &block[..block.find("```").unwrap()];
     assert_eq!(body, fs::read_to_string(dir().join("readme.txt")).unwrap());
 }
+
+#[test]
+fn protocol_md_lists_every_command_with_its_origin() {
+    use hippolyta::protocol::command::{Origin, COMMANDS};
+    let md = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
+    // Rows of the command table: | `name args` | origin | answer |
+    let rows: Vec<(String, String)> = md
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let name = cells.get(1)?.strip_prefix('`')?.split([' ', '`']).next()?;
+            Some((name.to_string(), cells.get(2)?.to_string()))
+        })
+        .collect();
+    for c in COMMANDS {
+        let origin = rows
+            .iter()
+            .find(|(n, _)| n == c.name)
+            .map(|(_, o)| o.as_str())
+            .unwrap_or_else(|| panic!("protocol.md's command table lacks {}", c.name));
+        let ok = match c.origin {
+            Origin::Gtp => origin == "GTP",
+            Origin::Convention => origin.starts_with("conv."),
+            Origin::Amazons => origin == "Amazons",
+        };
+        assert!(
+            ok,
+            "{}: protocol.md says {origin}, the table {:?}",
+            c.name, c.origin
+        );
+    }
+    let documented: Vec<&String> = rows
+        .iter()
+        .filter(|(_, o)| o == "GTP" || o == "Amazons" || o.starts_with("conv."))
+        .map(|(n, _)| n)
+        .collect();
+    for name in documented {
+        assert!(
+            COMMANDS.iter().any(|c| c.name == name),
+            "protocol.md documents {name}, which the engine does not know"
+        );
+    }
+}
