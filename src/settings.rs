@@ -129,10 +129,8 @@ impl Settings {
 pub struct OptionInfo {
     /// Its name in `set_option` (the flag is `--name` with `-` for `_`).
     pub name: &'static str,
-    /// What values it takes.
+    /// What values it takes (for error messages; protocol.md describes each option).
     pub values: &'static str,
-    /// What it does.
-    pub help: &'static str,
 }
 
 /// All options, in the order `list_options` shows them.
@@ -140,42 +138,34 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo {
         name: "threads",
         values: "an integer 1..512",
-        help: "search threads",
     },
     OptionInfo {
         name: "memory",
         values: "MiB, an integer 1..1048576",
-        help: "memory for the search tree",
     },
     OptionInfo {
         name: "playouts",
         values: "a positive integer, or none (0 also means none)",
-        help: "playouts per move; without a time control it replaces the default move time",
     },
     OptionInfo {
         name: "resign",
         values: "on, off, or a win-rate threshold 0..1",
-        help: "resign after two own moves judged below the threshold (on = 0.05)",
     },
     OptionInfo {
         name: "player",
-        values: "a player kind (see list_options)",
-        help: "what chooses the moves",
+        values: "a player kind",
     },
     OptionInfo {
         name: "seed",
         values: "an integer 0..2^64-1, or none",
-        help: "seed for reproducible play (none: random)",
     },
     OptionInfo {
         name: "move_overhead",
         values: "milliseconds, an integer 0..60000",
-        help: "time kept back every move for communication delays",
     },
     OptionInfo {
         name: "ponder",
         values: "on or off",
-        help: "think on the opponent's time until the next command arrives",
     },
 ];
 

@@ -172,3 +172,13 @@ fn protocol_md_lists_every_command_with_its_origin() {
         );
     }
 }
+
+#[test]
+fn protocol_md_lists_every_option() {
+    let md = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
+    for o in hippolyta::settings::OPTIONS {
+        let flag = o.name.replace('_', "-");
+        let row = format!("| `{}` | `--{flag}", o.name);
+        assert!(md.contains(&row), "protocol.md's option table lacks {row}");
+    }
+}
