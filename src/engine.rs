@@ -6,11 +6,11 @@
 //! plays it and decides about resigning.
 
 use crate::color::Color;
+use crate::endgame::{self, Outcome, RegionReport, Score};
 use crate::game::Game;
 use crate::mv::{IllegalMoveError, Move};
 use crate::player::{self, Decision, Limits, Player, SearchReport};
 use crate::position::Position;
-use crate::score::{self, Score};
 use crate::settings::{OptionError, Settings, RESIGN_AFTER};
 use crate::sgf::{self, GameInfo, Record};
 use crate::time::{self, Clock, TimeControl};
@@ -34,8 +34,8 @@ pub enum EngineError {
     NothingToUndo,
     /// No start position exists for this board size.
     UnacceptableSize(usize),
-    /// `final_score` before the game is over.
-    NotOver {
+    /// `final_score` before the game is decided (some region still holds amazons of both sides).
+    NotDecided {
         /// The side to move.
         to_move: Color,
         /// Its number of legal moves.
@@ -63,9 +63,10 @@ impl fmt::Display for EngineError {
                 "unacceptable size {n} (boards of side 6 to 10 have a start position; \
                  set other boards with set_position)"
             ),
-            EngineError::NotOver { to_move, moves } => write!(
+            EngineError::NotDecided { to_move, moves } => write!(
                 f,
-                "the game is not over: {} to move has {moves} legal moves",
+                "the game is not decided yet: some region still holds amazons of both sides \
+                 ({} to move has {moves} legal moves)",
                 title(*to_move)
             ),
             EngineError::Option(e) => e.fmt(f),
@@ -371,13 +372,22 @@ impl Engine {
         }
     }
 
-    /// The result, once the game is over (see `score`).
+    /// The result once the game is decided (every region belongs to one side) or over: exact when
+    /// the endgame solver finishes within its budget, proven bounds otherwise (see `endgame`).
     pub fn final_score(&self) -> Result<Score, EngineError> {
         let pos = self.position();
-        score::final_score(pos).ok_or_else(|| EngineError::NotOver {
-            to_move: pos.side_to_move(),
-            moves: pos.count_moves(),
-        })
+        match endgame::final_score(pos) {
+            Outcome::Decided(score) => Ok(score),
+            Outcome::NotDecided => Err(EngineError::NotDecided {
+                to_move: pos.side_to_move(),
+                moves: pos.count_moves(),
+            }),
+        }
+    }
+
+    /// Every region of the position with its owner and moves left (see `endgame::Solver::report`).
+    pub fn regions(&self) -> Vec<RegionReport> {
+        endgame::Solver::new().report(self.position(), endgame::Budget::default())
     }
 }
 
@@ -439,7 +449,10 @@ mod tests {
             Err(EngineError::UnacceptableSize(5))
         ));
         assert!(e.set_option("threads", "0").is_err());
-        assert!(matches!(e.final_score(), Err(EngineError::NotOver { .. })));
+        assert!(matches!(
+            e.final_score(),
+            Err(EngineError::NotDecided { .. })
+        ));
         assert_eq!(e.position().to_string(), before);
         assert_eq!(e.game().moves().len(), 1);
         e.undo().unwrap();

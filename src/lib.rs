@@ -17,7 +17,6 @@ pub mod player;
 pub mod position;
 pub mod protocol;
 pub mod regions;
-pub mod score;
 pub mod settings;
 pub mod sgf;
 pub mod square;

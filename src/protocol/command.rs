@@ -182,6 +182,7 @@ pub const COMMANDS: &[Spec] = &[
         let score = e.final_score().map_err(|err| err.to_string())?;
         reply(score.to_string())
     }),
+    spec("regions", "", 0, 0, Origin::Amazons, regions),
     spec("loadsgf", "FILE [MOVE_NUMBER]", 1, 2, Origin::Gtp, loadsgf),
     spec("printsgf", "[FILE]", 0, 1, Origin::Convention, printsgf),
     spec(
@@ -456,6 +457,29 @@ fn time_left(e: &mut Engine, a: &[String]) -> Result<Action, String> {
 /// Largest SGF file `loadsgf` reads.
 const MAX_SGF_BYTES: u64 = 4 << 20;
 
+/// One line per region: `KIND moves N amazons SQ... empty N SQ...`, where N of moves is exact
+/// (`12`), bounded (`10..12`) or `-` for a mixed region.
+fn regions(e: &mut Engine, _: &[String]) -> Result<Action, String> {
+    let names =
+        |b: crate::bitboard::Bitboard| b.iter().map(|s| format!(" {s}")).collect::<String>();
+    let lines: Vec<String> = e
+        .regions()
+        .iter()
+        .map(|r| {
+            let moves = r.moves_left.map_or("-".to_string(), |m| m.to_string());
+            let amazons = r.region.white | r.region.black;
+            format!(
+                "{} moves {moves} amazons{} empty {}{}",
+                r.kind.name(),
+                names(amazons),
+                r.region.empty.count(),
+                names(r.region.empty)
+            )
+        })
+        .collect();
+    reply(lines.join("\n"))
+}
+
 fn loadsgf(e: &mut Engine, a: &[String]) -> Result<Action, String> {
     let number = match a.get(1) {
         None => None,
@@ -587,7 +611,8 @@ mod tests {
             ("time_left w nan 0", "bad time"),
             (
                 "final_score",
-                "the game is not over: White to move has 2176 legal moves",
+                "the game is not decided yet: some region still holds amazons of both sides \
+                 (White to move has 2176 legal moves)",
             ),
             ("loadsgf /nonexistent/x.sgf", "cannot read"),
             ("loadsgf x.sgf 0", "bad move number"),
