@@ -7,6 +7,7 @@
 pub mod bitboard;
 pub mod color;
 pub mod endgame;
+pub mod engine;
 pub mod game;
 pub mod lines;
 pub mod matches;
@@ -15,9 +16,12 @@ pub mod mv;
 pub mod perft;
 pub mod player;
 pub mod position;
+pub mod protocol;
 pub mod regions;
+pub mod settings;
 pub mod sgf;
 pub mod square;
+pub mod time;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

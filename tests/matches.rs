@@ -517,3 +517,61 @@ fn ctrl_c_stops_and_still_summarises() {
     assert!(stdout.contains("Ended: interrupted"), "{stdout}");
     assert!(start.elapsed() < std::time::Duration::from_secs(30));
 }
+
+/// Asks a fresh Hippolyta protocol loop to load `file` and answers its `get_position`.
+fn loadsgf_position(file: &std::path::Path) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hippolyta"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = format!("loadsgf {}\nget_position\nquit\n", file.display());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = text(&child.wait_with_output().unwrap().stdout);
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(answers[0].trim(), "=", "loadsgf: {out}");
+    answers[1].trim().strip_prefix("= ").unwrap().to_string()
+}
+
+#[test]
+fn hippolyta_plays_itself_and_its_records_load_back() {
+    let dir = scratch("selfplay");
+    let sgf_dir = dir.join("sgf");
+    let me = quote(env!("CARGO_BIN_EXE_hippolyta"));
+    let out = hippolyta(&[
+        "--engine",
+        &format!("{me} --player random --seed 1"),
+        "--engine",
+        &format!("{me} --player random --seed 2"),
+        "--games",
+        "4",
+        "--tc",
+        "20+0.2",
+        "--random-plies",
+        "2",
+        "--concurrency",
+        "2",
+        "--sgf-out",
+        sgf_dir.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(
+        stdout.contains("Match Hippolyta#1 vs Hippolyta#2: 4 games"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Forfeits by Hippolyta#1: none"), "{stdout}");
+    assert!(stdout.contains("Forfeits by Hippolyta#2: none"), "{stdout}");
+    for game in 1..=4 {
+        let file = sgf_dir.join(format!("game-{game:05}.sgf"));
+        let ours = sgf::parse(&fs::read_to_string(&file).unwrap()).unwrap();
+        assert_eq!(loadsgf_position(&file), ours.game.position().to_string());
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
