@@ -4,13 +4,17 @@
 //! everything else stands on it.
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod bitboard;
 pub mod color;
 pub mod endgame;
 pub mod engine;
+pub mod eval;
 pub mod game;
+pub mod greedy;
 pub mod lines;
 pub mod matches;
+pub mod mcts;
 pub mod movegen;
 pub mod mv;
 pub mod perft;
@@ -21,6 +25,7 @@ pub mod regions;
 pub mod settings;
 pub mod sgf;
 pub mod square;
+pub mod territory;
 pub mod time;
 pub mod zobrist;
 

@@ -35,6 +35,18 @@ enum Command {
     Match(Box<hippolyta::matches::MatchArgs>),
     /// Time the exact endgame solver on random one-side regions of 10, 15, 20 and 25 squares.
     EndgameBench(hippolyta::endgame::bench::BenchArgs),
+    /// Search fixed positions with a fixed playout budget; prints a signature and the speed.
+    Bench {
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Playouts per position.
+        #[arg(long, default_value_t = hippolyta::bench::BenchOptions::default().playouts)]
+        playouts: u64,
+        /// Search only this position string (e.g. the start, to measure playouts per second).
+        #[arg(long)]
+        position: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -51,6 +63,11 @@ fn main() -> ExitCode {
             print!("{}", hippolyta::endgame::bench::run(args.into()));
             ExitCode::SUCCESS
         }
+        Some(Command::Bench {
+            threads,
+            playouts,
+            position,
+        }) => run_bench(threads, playouts, position),
         None => run_protocol(&cli.settings),
     }
 }
@@ -69,6 +86,30 @@ fn run_protocol(args: &SettingsArgs) -> ExitCode {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("hippolyta: writing responses: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_bench(threads: usize, playouts: u64, position: Option<String>) -> ExitCode {
+    let position = match position.as_deref().map(str::parse::<Position>) {
+        None => None,
+        Some(Ok(p)) => Some(p),
+        Some(Err(e)) => {
+            eprintln!("hippolyta: bad --position: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = hippolyta::bench::BenchOptions {
+        threads: threads.max(1),
+        playouts,
+        position,
+        ..Default::default()
+    };
+    match hippolyta::bench::run(&options, &mut std::io::stdout().lock()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hippolyta: {e}");
             ExitCode::FAILURE
         }
     }

@@ -5,6 +5,8 @@
 //! never print.
 
 use crate::game::Game;
+use crate::greedy::GreedyPlayer;
+use crate::mcts::{MctsPlayer, SearchParams};
 use crate::mv::Move;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -82,7 +84,7 @@ pub trait Player: Send {
 }
 
 /// Resources a player may be built with.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PlayerConfig {
     /// Worker threads.
     pub threads: usize,
@@ -90,6 +92,8 @@ pub struct PlayerConfig {
     pub memory_mb: usize,
     /// Seed for reproducible play; `None` seeds from entropy.
     pub seed: Option<u64>,
+    /// Search and evaluation tunables (MCTS and greedy).
+    pub search: SearchParams,
 }
 
 impl Default for PlayerConfig {
@@ -98,6 +102,7 @@ impl Default for PlayerConfig {
             threads: 1,
             memory_mb: 512,
             seed: None,
+            search: SearchParams::default(),
         }
     }
 }
@@ -107,12 +112,18 @@ impl Default for PlayerConfig {
 pub enum PlayerKind {
     /// Uniformly random amazon, destination and arrow (a sparring partner and a sanity baseline).
     Random,
+    /// The best move by static evaluation one ply ahead.
+    Greedy,
+    /// Monte Carlo tree search (the engine's real player).
+    Mcts,
 }
 
 /// Builds a player of `kind`.
 pub fn build(kind: PlayerKind, config: &PlayerConfig) -> Box<dyn Player> {
     match kind {
         PlayerKind::Random => Box::new(RandomPlayer::new(config.seed)),
+        PlayerKind::Greedy => Box::new(GreedyPlayer::new(config.search.eval.clone(), config.seed)),
+        PlayerKind::Mcts => Box::new(MctsPlayer::new(config)),
     }
 }
 

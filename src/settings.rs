@@ -8,7 +8,7 @@ use std::fmt;
 use std::time::Duration;
 
 /// The player used when none is chosen.
-pub const DEFAULT_PLAYER: PlayerKind = PlayerKind::Random;
+pub const DEFAULT_PLAYER: PlayerKind = PlayerKind::Mcts;
 /// Resign threshold used by `--resign on`: the engine's win-rate estimate below which it resigns.
 pub const DEFAULT_RESIGN_THRESHOLD: f64 = 0.05;
 /// Consecutive own moves with an estimate below the threshold before resigning.
@@ -63,6 +63,7 @@ impl Settings {
             threads: self.threads,
             memory_mb: self.memory_mb,
             seed: self.seed,
+            ..PlayerConfig::default()
         }
     }
 

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Checks the search signature: runs `hippolyta bench` (one thread) twice, checks both runs agree,
+# and compares the node count with the expected one: the argument if given, otherwise the
+# "Bench: N" line of the latest commit message that has one.
+# Usage: scripts/bench_check.sh [EXPECTED]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+signature() { target/release/hippolyta bench | sed -n 's/^Nodes searched: //p'; }
+first=$(signature)
+second=$(signature)
+if [ "$first" != "$second" ]; then
+    echo "bench is not reproducible: $first then $second" >&2
+    exit 1
+fi
+expected=${1:-$(git log -n 200 --format=%B | sed -n 's/^Bench: \([0-9]*\)$/\1/p' | head -n1)}
+if [ -z "$expected" ]; then
+    echo "Bench: $first (no expected signature given or found in the commit log)"
+    exit 0
+fi
+if [ "$first" != "$expected" ]; then
+    echo "bench signature $first differs from the expected $expected" >&2
+    exit 1
+fi
+echo "Bench: $first (as expected)"

@@ -1,0 +1,130 @@
+//! `hippolyta bench`: searches fixed positions with a fixed playout budget and seed.
+//!
+//! At one thread the total of positions visited ("Nodes searched") depends only on the search's
+//! behaviour, so it is a signature: a change that alters it changes how the engine searches. The
+//! speeds printed with it are the machine's and vary from run to run.
+
+use crate::mcts::MctsPlayer;
+use crate::player::{Limits, Player, PlayerConfig};
+use crate::position::Position;
+use crate::Game;
+use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// The bench positions: the 10x10 start, positions along a game of the engine against itself,
+/// and the 8x8 start.
+pub const POSITIONS: [&str; 7] = [
+    "3B2B3/10/10/B8B/10/10/W8W/10/10/3W2W3 w",
+    "10/10/x3B1W3/2Bx5B/8x1/xx8/W1x2W4/1x5B2/6W3/5x4 w",
+    "5xB3/3B4x1/x4x1W2/2Wxx1x3/1x6x1/xx8/Wxx7/xx5B2/3B2W3/5x4 w",
+    "5x1x2/3B3xx1/x3xxB2x/2Wxx1x3/1xx4xx1/xx8/Wxx2x4/xx1W1Bx2B/6W3/5x4 w",
+    "2x2x1x2/3B3xx1/x1W1xxB2x/2xxxxx3/1xx4xx1/xx6x1/WxxWxxBxW1/xx4x2B/5x4/5x1x2 w",
+    "2x2x1x2/1BWx2Bxx1/x3xx3x/x1xxxxx3/1xx4xxx/xx1xB2xx1/WxxWxx1x2/xx3xxxWB/5x2x1/5x1x2 w",
+    "2B2B2/8/B6B/8/8/W6W/8/2W2W2 w",
+];
+
+/// Bench settings.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    /// Search threads.
+    pub threads: usize,
+    /// Playouts per position.
+    pub playouts: u64,
+    /// Search only this position instead of the fixed set.
+    pub position: Option<Position>,
+    /// Tree memory in MiB.
+    pub memory_mb: usize,
+}
+
+impl Default for BenchOptions {
+    fn default() -> Self {
+        BenchOptions {
+            threads: 1,
+            playouts: 20_000,
+            position: None,
+            memory_mb: 256,
+        }
+    }
+}
+
+/// Totals of a bench run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BenchResult {
+    /// Positions visited (tree nodes walked plus playout moves), the signature at one thread.
+    pub nodes: u64,
+    /// Playouts run.
+    pub playouts: u64,
+    /// Search time.
+    pub elapsed: Duration,
+}
+
+/// Runs the bench, writing one line per position and the totals to `out`.
+pub fn run(options: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchResult> {
+    let positions: Vec<Position> = match &options.position {
+        Some(p) => vec![p.clone()],
+        None => POSITIONS
+            .iter()
+            .map(|s| s.parse().expect("bench positions are valid"))
+            .collect(),
+    };
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        playouts: Some(options.playouts),
+        ..Limits::default()
+    };
+    let mut player = MctsPlayer::new(&PlayerConfig {
+        threads: options.threads,
+        memory_mb: options.memory_mb,
+        seed: Some(1),
+        ..PlayerConfig::default()
+    });
+    let mut total = BenchResult::default();
+    for (i, pos) in positions.iter().enumerate() {
+        player.clear();
+        let d = player.choose(&Game::new(pos.clone()), &limits, &stop, &mut |_| {});
+        let t = player.totals();
+        let secs = t.elapsed.as_secs_f64().max(1e-9);
+        writeln!(
+            out,
+            "Position {}/{}: {} playouts, {} nodes, {:.0} playouts/s, best {}",
+            i + 1,
+            positions.len(),
+            t.playouts,
+            t.nodes,
+            t.playouts as f64 / secs,
+            d.mv.map_or("none".to_string(), |m| m.to_string()),
+        )?;
+        total.nodes += t.nodes;
+        total.playouts += t.playouts;
+        total.elapsed += t.elapsed;
+    }
+    let secs = total.elapsed.as_secs_f64().max(1e-9);
+    writeln!(out, "===========================")?;
+    writeln!(out, "Total time (ms) : {}", total.elapsed.as_millis())?;
+    writeln!(out, "Playouts/second: {:.0}", total.playouts as f64 / secs)?;
+    writeln!(out, "Nodes searched: {}", total.nodes)?;
+    writeln!(out, "Nodes/second: {:.0}", total.nodes as f64 / secs)?;
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_signature_is_reproducible() {
+        let options = BenchOptions {
+            playouts: 300,
+            memory_mb: 16,
+            ..BenchOptions::default()
+        };
+        let mut text = Vec::new();
+        let a = run(&options, &mut text).unwrap();
+        let b = run(&options, &mut Vec::new()).unwrap();
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.playouts, 300 * POSITIONS.len() as u64);
+        let text = String::from_utf8(text).unwrap();
+        assert!(text.contains(&format!("Nodes searched: {}\n", a.nodes)));
+    }
+}

@@ -1,0 +1,179 @@
+//! Multithreaded Monte Carlo tree search with evaluated playout cut-offs.
+//!
+//! - `node.rs`: atomic node statistics and the virtual-loss guard;
+//! - `arena.rs`, `tree.rs`: the fixed-size tree with lazily grown children lists, tree reuse and PV;
+//! - `ordering.rs`: move ranking and priors for progressive widening;
+//! - `playout.rs`: the playout policy; `exact.rs`: positions with known values;
+//! - `search.rs`: the worker loop, limits and reports; `params.rs`: the tunables.
+//!
+//! [`MctsPlayer`] ties them to the [`Player`] contract: it keeps its tree between moves and walks it
+//! down along the moves played since its last search.
+
+pub mod arena;
+pub mod exact;
+pub mod node;
+pub mod ordering;
+pub mod params;
+pub mod playout;
+pub mod search;
+pub mod tree;
+
+use crate::game::Game;
+use crate::mv::Move;
+use crate::player::{Decision, Limits, Player, PlayerConfig, SearchReport};
+use crate::position::Position;
+use node::{PROVEN_LOSS, PROVEN_WIN};
+use ordering::{Orderer, RankPrior, Ranking};
+pub use params::SearchParams;
+use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
+use search::{Shared, Totals};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+use tree::Tree;
+
+/// Below this hard limit the root is ordered by the cheap features only (the full one-ply
+/// ordering of a 10x10 opening position takes a few milliseconds).
+const QUICK_SEARCH: Duration = Duration::from_millis(50);
+
+/// The Monte Carlo tree search player.
+pub struct MctsPlayer {
+    tree: Tree,
+    params: SearchParams,
+    priors: RankPrior,
+    threads: usize,
+    seed: Option<u64>,
+    entropy: SmallRng,
+    orderer: Orderer,
+    /// The game (start and moves) whose current position is the tree's root.
+    root_game: Option<(Position, Vec<Move>)>,
+    totals: Totals,
+}
+
+impl MctsPlayer {
+    /// A player with the threads, memory, seed and search parameters of `config`.
+    pub fn new(config: &PlayerConfig) -> MctsPlayer {
+        MctsPlayer {
+            tree: Tree::new(config.memory_mb.saturating_mul(1 << 20)),
+            priors: RankPrior::new(config.search.prior_decay),
+            params: config.search.clone(),
+            threads: config.threads.max(1),
+            seed: config.seed,
+            entropy: SmallRng::from_entropy(),
+            orderer: Orderer::default(),
+            root_game: None,
+            totals: Totals::default(),
+        }
+    }
+
+    /// Totals of the last search.
+    pub fn totals(&self) -> Totals {
+        self.totals
+    }
+
+    /// The tree (for inspection and tests).
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// Moves the tree's root to `game`'s position, keeping the subtree when the game continues
+    /// the one searched last, and clearing it otherwise.
+    fn sync(&mut self, game: &Game) {
+        let reused = match &self.root_game {
+            Some((start, moves)) if start == game.start() && game.moves().starts_with(moves) => {
+                self.tree.advance(&game.moves()[moves.len()..])
+            }
+            _ => false,
+        };
+        if !reused {
+            self.tree.clear();
+        }
+        self.root_game = Some((game.start().clone(), game.moves().to_vec()));
+    }
+
+    /// The seed of the next search: derived from the configured seed and the game, or random.
+    fn next_seed(&mut self, game: &Game) -> u64 {
+        match self.seed {
+            Some(s) => {
+                s ^ game.position().hash()
+                    ^ (game.moves().len() as u64).wrapping_mul(0xA24B_AED4_963E_E407)
+            }
+            None => self.entropy.next_u64(),
+        }
+    }
+}
+
+impl Player for MctsPlayer {
+    fn choose(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_report: &mut dyn FnMut(&SearchReport),
+    ) -> Decision {
+        let start = Instant::now();
+        let pos = game.position().clone();
+        if !pos.has_legal_move() {
+            return Decision {
+                mv: None,
+                winrate: Some(0.0),
+                report: SearchReport {
+                    elapsed: start.elapsed(),
+                    ..SearchReport::default()
+                },
+            };
+        }
+        self.sync(game);
+        let quick = limits.hard.is_some_and(|h| h < QUICK_SEARCH);
+        let root_order = (self.params.root_full_ordering && !quick)
+            .then(|| self.orderer.rank_all(&pos, Ranking::Full, &self.params));
+        let seed = self.next_seed(game);
+        let shared = Shared::new(
+            &self.tree,
+            &self.params,
+            &self.priors,
+            &pos,
+            root_order.as_deref(),
+            stop,
+            limits.playouts,
+        );
+        self.totals = shared.run(self.threads, seed, limits, start, on_report);
+        let report = search::report(&self.tree, self.totals.playouts, start.elapsed());
+        let root = self.tree.root();
+        let (mv, winrate) = match self.tree.best_child(root) {
+            Some(c) => {
+                let n = self.tree.node(c);
+                let w = match n.proof() {
+                    p if p & PROVEN_WIN != 0 => 1.0,
+                    p if p & PROVEN_LOSS != 0 => 0.0,
+                    _ => n.mean() as f64,
+                };
+                (n.mv(), Some(w))
+            }
+            // No child yet (stopped at once, or no memory for the root's children).
+            None => {
+                let first = root_order.and_then(|o| o.first().copied()).or_else(|| {
+                    let mut best = Vec::new();
+                    self.orderer
+                        .best(&pos, Ranking::Cheap, &self.params, &[], 1, &mut best);
+                    best.first().copied()
+                });
+                (first.expect("the position has a legal move"), None)
+            }
+        };
+        Decision {
+            mv: Some(mv),
+            winrate,
+            report,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.tree.clear();
+        self.root_game = None;
+    }
+
+    fn name(&self) -> &'static str {
+        "mcts"
+    }
+}

@@ -1,0 +1,260 @@
+//! Black-box tests of the search players through the `Player` contract.
+
+use hippolyta::mcts::MctsPlayer;
+use hippolyta::player::{build, Limits, Player, PlayerConfig, PlayerKind};
+use hippolyta::{Game, Move, Position};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+fn config(seed: u64) -> PlayerConfig {
+    PlayerConfig {
+        seed: Some(seed),
+        memory_mb: 64,
+        ..PlayerConfig::default()
+    }
+}
+
+fn playouts(n: u64) -> Limits {
+    Limits {
+        playouts: Some(n),
+        ..Limits::default()
+    }
+}
+
+/// Exact game value by exhaustive search: whether the side to move wins.
+fn wins(pos: &mut Position, memo: &mut HashMap<u64, bool>) -> bool {
+    if let Some(&w) = memo.get(&pos.hash()) {
+        return w;
+    }
+    let mut win = false;
+    for m in pos.legal_moves() {
+        pos.make(m);
+        let opponent_wins = wins(pos, memo);
+        pos.unmake(m);
+        if !opponent_wins {
+            win = true;
+            break;
+        }
+    }
+    memo.insert(pos.hash(), win);
+    win
+}
+
+/// Positions late in seeded random 6x6 games that the side to move wins, but where some moves
+/// lose and no move wins at once.
+fn won_positions(count: usize) -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut found = Vec::new();
+    while found.len() < count {
+        let mut pos = Position::start(6).unwrap();
+        while pos.empty_squares().count() > 11 {
+            match pos.random_move(&mut rng) {
+                Some(m) => pos.make(m),
+                None => break,
+            }
+        }
+        if !pos.has_legal_move() {
+            continue;
+        }
+        let mut memo = HashMap::new();
+        let mut p = pos.clone();
+        if !wins(&mut p, &mut memo) {
+            continue;
+        }
+        let mut losing = 0;
+        let mut immediate = false;
+        for m in pos.legal_moves() {
+            p.make(m);
+            immediate |= !p.has_legal_move();
+            if wins(&mut p, &mut memo) {
+                losing += 1;
+            }
+            p.unmake(m);
+        }
+        if losing > 0 && !immediate {
+            found.push(pos);
+        }
+    }
+    found
+}
+
+#[test]
+fn finds_forced_wins_in_small_positions() {
+    let stop = AtomicBool::new(false);
+    for pos in won_positions(4) {
+        let mut player = build(PlayerKind::Mcts, &config(1));
+        let d = player.choose(
+            &Game::new(pos.clone()),
+            &playouts(20_000),
+            &stop,
+            &mut |_| {},
+        );
+        let m = d.mv.expect("a move");
+        let mut after = pos.clone();
+        after.play(m).unwrap();
+        assert!(
+            !wins(&mut after, &mut HashMap::new()),
+            "{pos}: {m} lets the opponent win"
+        );
+    }
+}
+
+#[test]
+fn one_thread_search_is_reproducible() {
+    let stop = AtomicBool::new(false);
+    let run = || {
+        let mut p = build(PlayerKind::Mcts, &config(42));
+        let mut g = Game::new(Position::standard());
+        let mut reports = Vec::new();
+        for _ in 0..3 {
+            let d = p.choose(&g, &playouts(3000), &stop, &mut |_| {});
+            reports.push((d.mv, d.report.moves.clone()));
+            g.play(d.mv.unwrap()).unwrap();
+        }
+        reports
+    };
+    let a = run();
+    assert_eq!(a, run());
+    assert!(a[0].1.len() > 3);
+}
+
+#[test]
+fn stop_flag_ends_an_unbounded_search() {
+    let stop = AtomicBool::new(false);
+    let mut p = build(
+        PlayerKind::Mcts,
+        &PlayerConfig {
+            threads: 2,
+            ..config(3)
+        },
+    );
+    let g = Game::new(Position::standard());
+    let started = Instant::now();
+    let d = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+        });
+        p.choose(&g, &Limits::default(), &stop, &mut |_| {})
+    });
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let m = d.mv.unwrap();
+    assert!(g.position().check_move(m).is_ok());
+    // Already stopped: still a legal move, at once.
+    let d = p.choose(&g, &Limits::default(), &stop, &mut |_| {});
+    assert!(g.position().check_move(d.mv.unwrap()).is_ok());
+}
+
+#[test]
+fn hard_limit_and_reports() {
+    let stop = AtomicBool::new(false);
+    let mut p = build(PlayerKind::Mcts, &config(4));
+    let g = Game::new(Position::standard());
+    let limits = Limits {
+        soft: Some(Duration::from_millis(150)),
+        hard: Some(Duration::from_millis(300)),
+        report_interval: Some(Duration::from_millis(20)),
+        ..Limits::default()
+    };
+    let mut reports = 0;
+    let started = Instant::now();
+    let d = p.choose(&g, &limits, &stop, &mut |r| {
+        reports += 1;
+        assert!(!r.moves.is_empty());
+        assert!(r
+            .moves
+            .iter()
+            .all(|m| m.pv[0] == m.mv && (0.0..=1.0).contains(&m.winrate)));
+    });
+    // Generous: the machine may be loaded.
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(reports >= 1);
+    assert!(d.report.playouts > 0);
+    assert_eq!(d.mv, Some(d.report.moves[0].mv));
+}
+
+#[test]
+fn never_passes_while_moves_exist() {
+    let stop = AtomicBool::new(false);
+    for (kind, budget) in [
+        (PlayerKind::Mcts, 0),
+        (PlayerKind::Mcts, 1),
+        (PlayerKind::Mcts, 50),
+        (PlayerKind::Greedy, 0),
+    ] {
+        let mut p = build(kind, &config(5));
+        let mut g = Game::new(Position::start(8).unwrap());
+        while !g.position().is_game_over() {
+            let d = p.choose(&g, &playouts(budget), &stop, &mut |_| {});
+            let m =
+                d.mv.unwrap_or_else(|| panic!("{kind:?} passed in {}", g.position()));
+            g.play(m).unwrap();
+        }
+        assert_eq!(p.choose(&g, &playouts(budget), &stop, &mut |_| {}).mv, None);
+    }
+}
+
+#[test]
+fn memory_cap_is_respected_and_search_goes_on() {
+    let stop = AtomicBool::new(false);
+    let mut p = MctsPlayer::new(&PlayerConfig {
+        memory_mb: 1,
+        ..config(6)
+    });
+    let (_, capacity) = p.tree().usage();
+    assert!(p.tree().reserved_bytes() <= 1 << 20);
+    let g = Game::new(Position::standard());
+    let d = p.choose(&g, &playouts(40_000), &stop, &mut |_| {});
+    assert!(d.mv.is_some());
+    assert_eq!(d.report.playouts, 40_000);
+    let (used, cap) = p.tree().usage();
+    assert_eq!(cap, capacity);
+    assert!(used <= cap);
+    assert!(p.tree().is_full(), "the budget should have filled 1 MiB");
+}
+
+#[test]
+fn tree_is_reused_along_the_game() {
+    let stop = AtomicBool::new(false);
+    let mut p = MctsPlayer::new(&config(8));
+    let mut g = Game::new(Position::standard());
+    let d = p.choose(&g, &playouts(5000), &stop, &mut |_| {});
+    let pv: Vec<Move> = d.report.moves[0].pv.clone();
+    assert!(pv.len() >= 2);
+    let kept = {
+        // Visits of the node two plies down the principal variation, before the next search.
+        let t = p.tree();
+        let c = t.find_child(t.root(), pv[0]).unwrap();
+        let gc = t.find_child(t.node(c), pv[1]).unwrap();
+        t.node(gc).visits()
+    };
+    assert!(kept > 0);
+    g.play(pv[0]).unwrap();
+    g.play(pv[1]).unwrap();
+    p.choose(&g, &playouts(10), &stop, &mut |_| {});
+    assert_eq!(p.tree().root().visits(), kept + 10);
+    // An undone move makes the game diverge: the tree starts over.
+    g.undo();
+    g.undo();
+    g.play(d.report.moves[1].mv).unwrap();
+    p.choose(&g, &playouts(10), &stop, &mut |_| {});
+    assert_eq!(p.tree().root().visits(), 10);
+}
+
+#[test]
+fn two_threads_share_the_budget() {
+    let stop = AtomicBool::new(false);
+    let mut p = MctsPlayer::new(&PlayerConfig {
+        threads: 2,
+        ..config(9)
+    });
+    let g = Game::new(Position::standard());
+    let d = p.choose(&g, &playouts(4000), &stop, &mut |_| {});
+    assert_eq!(d.report.playouts, 4000);
+    assert_eq!(p.tree().root().visits(), 4000);
+    assert_eq!(p.tree().root().in_flight(), 0);
+    assert!(g.position().check_move(d.mv.unwrap()).is_ok());
+}
