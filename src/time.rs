@@ -297,12 +297,17 @@ fn share(pool: Duration, moves: u32, overhead: Duration) -> Duration {
 }
 
 /// Soft and hard limits from a target time and what this move can have at most.
+///
+/// When the target is already all this move can have (a byo-yomi period, the last stone of a
+/// Canadian period), time not used is lost rather than saved, so the soft limit is the hard one.
 fn limits(target: Duration, available: Duration, overhead: Duration) -> Budget {
     let hard = (target * STRETCH).min(available.saturating_sub(overhead).mul_f64(SAFETY));
-    Budget {
-        soft: target.min(hard.mul_f64(SOFT_OF_HARD)),
-        hard,
-    }
+    let soft = if target + overhead >= available {
+        hard
+    } else {
+        target.min(hard.mul_f64(SOFT_OF_HARD))
+    };
+    Budget { soft, hard }
 }
 
 /// Soft and hard limits for `side`'s next move in `pos` under `clock`, with `overhead` reserved per
@@ -471,21 +476,22 @@ mod tests {
                 },
                 Some((1000, 0)),
                 92,
-                684,
+                855,
                 855,
             ),
-            // One second a move (time_settings 0 1 1): hard leaves 145 ms of margin.
-            (canadian(0, 1, 1), None, 92, 684, 855),
+            // One second a move (time_settings 0 1 1): hard leaves 145 ms of margin, and since
+            // unused time is lost, soft is hard.
+            (canadian(0, 1, 1), None, 92, 855, 855),
             // The same after time_left reports the period.
-            (canadian(0, 1, 1), Some((1000, 1)), 40, 684, 855),
+            (canadian(0, 1, 1), Some((1000, 1)), 40, 855, 855),
             // Canadian overtime, 10 s for 2 stones: the second stone keeps half its share.
             (canadian(0, 300, 25), Some((10_000, 2)), 40, 4950, 6682),
             // Canadian main time: 600 s over 30 moves beats 300 s / 25 stones.
             (canadian(600, 300, 25), None, 92, 19950, 59850),
             // Byo-yomi in main time with a long period: about the period (capped by the hard limit).
             (byoyomi(10, 30, 5), None, 92, 28764, 35955),
-            // Byo-yomi overtime: 90% of the period after overhead, soft 80% of that.
-            (byoyomi(10, 30, 5), Some((30_000, 5)), 92, 21564, 26955),
+            // Byo-yomi overtime: 90% of the period after overhead, and soft is hard.
+            (byoyomi(10, 30, 5), Some((30_000, 5)), 92, 26955, 26955),
             // Canadian overtime with almost nothing left: nothing to spend.
             (canadian(0, 300, 25), Some((40, 3)), 40, 0, 0),
         ];
