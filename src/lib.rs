@@ -7,19 +7,26 @@
 pub mod bench;
 pub mod bitboard;
 pub mod color;
+pub mod endgame;
+pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod greedy;
 pub mod lines;
+pub mod matches;
 pub mod mcts;
 pub mod movegen;
 pub mod mv;
 pub mod perft;
 pub mod player;
 pub mod position;
+pub mod protocol;
+pub mod regions;
+pub mod settings;
 pub mod sgf;
 pub mod square;
 pub mod territory;
+pub mod time;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

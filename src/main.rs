@@ -2,16 +2,20 @@
 
 use clap::{Parser, Subcommand};
 use hippolyta::perft::{divide, perft};
-use hippolyta::Position;
+use hippolyta::settings::SettingsArgs;
+use hippolyta::{protocol, Position};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Hippolyta, a Game of the Amazons engine.
+/// Hippolyta, a Game of the Amazons engine. Without a subcommand it reads protocol commands
+/// (GTP with Amazons moves, see protocol.md) on stdin and answers on stdout.
 #[derive(Parser)]
-#[command(name = "hippolyta", version, about)]
+#[command(name = "hippolyta", version)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    settings: SettingsArgs,
 }
 
 #[derive(Subcommand)]
@@ -27,6 +31,10 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Play a match between two engines (see the README section "Matches").
+    Match(Box<hippolyta::matches::MatchArgs>),
+    /// Time the exact endgame solver on random one-side regions of 10, 15, 20 and 25 squares.
+    EndgameBench(hippolyta::endgame::bench::BenchArgs),
     /// Search fixed positions with a fixed playout budget; prints a signature and the speed.
     Bench {
         /// Search threads.
@@ -50,13 +58,34 @@ fn main() -> ExitCode {
             position,
             divide: split,
         }) => run_perft(depth, position, split),
+        Some(Command::Match(args)) => hippolyta::matches::run_cli(&args),
+        Some(Command::EndgameBench(args)) => {
+            print!("{}", hippolyta::endgame::bench::run(args.into()));
+            ExitCode::SUCCESS
+        }
         Some(Command::Bench {
             threads,
             playouts,
             position,
         }) => run_bench(threads, playouts, position),
-        None => {
-            eprintln!("hippolyta: the protocol loop is not built yet; try `hippolyta perft 2`");
+        None => run_protocol(&cli.settings),
+    }
+}
+
+fn run_protocol(args: &SettingsArgs) -> ExitCode {
+    let settings = match args.settings() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("hippolyta: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match protocol::run(settings) {
+        Ok(()) => ExitCode::SUCCESS,
+        // The controller went away; there is nobody left to tell.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hippolyta: writing responses: {e}");
             ExitCode::FAILURE
         }
     }

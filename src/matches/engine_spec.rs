@@ -1,0 +1,146 @@
+//! How to start one engine: the `--engine` argument.
+//!
+//! Two forms are accepted:
+//! - a plain command line, split like a shell: `--engine "target/release/hippolyta --threads 1"`;
+//! - `key=value` words: `--engine "name=new dir=/tmp cmd='target/release/hippolyta --threads 1'"`
+//!   with keys `cmd` (required; split like a shell again), `name` (shown in tables and records;
+//!   default: the engine's answer to `name`), `dir` (working directory) and `stderr` (a file the
+//!   engine's standard error is appended to; by default it is discarded).
+//!
+//! The second form is recognised when every word is `key=value` with one of those keys.
+
+use super::shell_words::{self, SplitError};
+use std::fmt;
+use std::path::PathBuf;
+
+/// A parsed `--engine` argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// Program and arguments.
+    pub command: Vec<String>,
+    /// Display name chosen by the user, if any.
+    pub name: Option<String>,
+    /// Working directory of the process.
+    pub dir: Option<PathBuf>,
+    /// File that receives the engine's standard error (appended).
+    pub stderr: Option<PathBuf>,
+}
+
+/// An `--engine` argument that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineSpecError {
+    /// Quoting error in the argument or in its `cmd=` value.
+    Split(SplitError),
+    /// No program was given.
+    NoCommand,
+    /// A key was given twice.
+    Repeated(String),
+}
+
+impl fmt::Display for EngineSpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineSpecError::Split(e) => write!(f, "bad engine command: {e}"),
+            EngineSpecError::NoCommand => write!(f, "bad engine command: no program given"),
+            EngineSpecError::Repeated(k) => write!(f, "bad engine command: '{k}=' given twice"),
+        }
+    }
+}
+
+impl std::error::Error for EngineSpecError {}
+
+const KEYS: [&str; 4] = ["cmd", "name", "dir", "stderr"];
+
+impl EngineSpec {
+    /// Parses an `--engine` argument (see the module documentation).
+    pub fn parse(arg: &str) -> Result<EngineSpec, EngineSpecError> {
+        let words = shell_words::split(arg).map_err(EngineSpecError::Split)?;
+        let keyed = !words.is_empty()
+            && words
+                .iter()
+                .all(|w| w.split_once('=').is_some_and(|(k, _)| KEYS.contains(&k)));
+        let mut spec = EngineSpec {
+            command: Vec::new(),
+            name: None,
+            dir: None,
+            stderr: None,
+        };
+        if !keyed {
+            spec.command = words;
+        } else {
+            let mut seen = Vec::new();
+            for w in &words {
+                let (k, v) = w.split_once('=').expect("checked above");
+                if seen.contains(&k) {
+                    return Err(EngineSpecError::Repeated(k.to_string()));
+                }
+                seen.push(k);
+                match k {
+                    "cmd" => {
+                        spec.command = shell_words::split(v).map_err(EngineSpecError::Split)?
+                    }
+                    "name" => spec.name = Some(v.to_string()),
+                    "dir" => spec.dir = Some(PathBuf::from(v)),
+                    _ => spec.stderr = Some(PathBuf::from(v)),
+                }
+            }
+        }
+        if spec.command.first().is_none_or(|p| p.is_empty()) {
+            return Err(EngineSpecError::NoCommand);
+        }
+        Ok(spec)
+    }
+
+    /// The command line, quoted so that it can be pasted into a shell.
+    pub fn command_line(&self) -> String {
+        self.command
+            .iter()
+            .map(|w| shell_words::quote(w))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_command() {
+        let s = EngineSpec::parse("target/release/hippolyta --threads 1").unwrap();
+        assert_eq!(s.command, ["target/release/hippolyta", "--threads", "1"]);
+        assert_eq!(s.name, None);
+        assert_eq!(s.dir, None);
+    }
+
+    #[test]
+    fn keyed_form() {
+        let s =
+            EngineSpec::parse("name=new dir=/tmp cmd='prog --opt \"a b\"' stderr=err.log").unwrap();
+        assert_eq!(s.command, ["prog", "--opt", "a b"]);
+        assert_eq!(s.name.as_deref(), Some("new"));
+        assert_eq!(s.dir, Some(PathBuf::from("/tmp")));
+        assert_eq!(s.stderr, Some(PathBuf::from("err.log")));
+        assert_eq!(s.command_line(), "prog --opt 'a b'");
+    }
+
+    #[test]
+    fn a_command_with_an_equals_sign_is_a_command() {
+        let s = EngineSpec::parse("prog --size=8").unwrap();
+        assert_eq!(s.command, ["prog", "--size=8"]);
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(EngineSpec::parse("  "), Err(EngineSpecError::NoCommand));
+        assert_eq!(EngineSpec::parse("name=x"), Err(EngineSpecError::NoCommand));
+        assert_eq!(
+            EngineSpec::parse("cmd=a cmd=b"),
+            Err(EngineSpecError::Repeated("cmd".into()))
+        );
+        assert!(matches!(
+            EngineSpec::parse("cmd='a"),
+            Err(EngineSpecError::Split(_))
+        ));
+    }
+}

@@ -1,0 +1,138 @@
+//! The `hippolyta match` command line, and its checks.
+
+use super::clock::{parse_seconds, TimeControl};
+use super::engine_spec::EngineSpec;
+use super::openings::{Opening, OpeningBook};
+use super::referee::GameSettings;
+use super::runner::MatchConfig;
+use super::sprt::Sprt;
+use clap::Args;
+use std::path::PathBuf;
+
+/// Options of `hippolyta match`.
+#[derive(Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// An engine: a command line ("prog --opt 'a b'"), or key=value words
+    /// ("name=new dir=DIR stderr=FILE cmd='prog --opt'"). Give exactly two.
+    #[arg(long = "engine", required = true, num_args = 1, value_name = "SPEC")]
+    pub engines: Vec<String>,
+    /// Number of games (played in pairs with colours swapped).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Time control in seconds: MAIN (sudden death) or MAIN+INC (Fischer), e.g. 60 or 10+0.1.
+    #[arg(long, value_name = "TC", conflicts_with = "st")]
+    pub tc: Option<String>,
+    /// Fixed time per move in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub st: Option<String>,
+    /// Time allowed per move beyond the clock for process overhead, in seconds.
+    #[arg(long, default_value = "0.1", value_name = "SECONDS")]
+    pub margin: String,
+    /// Seconds without any answer after which an engine counts as hung (for genmove: beyond the
+    /// end of its time; an answer in this window is a time overrun).
+    #[arg(long, default_value = "10", value_name = "SECONDS")]
+    pub hang_timeout: String,
+    /// Board side: 10, 8 or 6.
+    #[arg(long, default_value_t = 10)]
+    pub size: usize,
+    /// File of openings, one per line: a position string or moves from the start (`#` comments).
+    #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
+    pub openings: Option<PathBuf>,
+    /// Start each pair after this many random plies from the start.
+    #[arg(long, value_name = "N")]
+    pub random_plies: Option<usize>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at the same time (each with its own engine processes).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Stop when this test decides, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05
+    /// [model=logistic|normalized].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Write each game as SGF into this directory (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub sgf_out: Option<PathBuf>,
+    /// Write one JSON object per game, then a summary object, to this file.
+    #[arg(long, value_name = "FILE")]
+    pub jsonl: Option<PathBuf>,
+    /// Start new engine processes for every game.
+    #[arg(long)]
+    pub restart: bool,
+    /// End a game as soon as the exact endgame solver proves who wins (recorded as adjudicated).
+    #[arg(long)]
+    pub adjudicate: bool,
+}
+
+impl MatchArgs {
+    /// Checks the options and builds the match configuration.
+    pub fn to_config(&self) -> Result<MatchConfig, String> {
+        if self.engines.len() != 2 {
+            return Err(format!(
+                "give exactly two --engine options (got {})",
+                self.engines.len()
+            ));
+        }
+        let specs: Vec<EngineSpec> = self
+            .engines
+            .iter()
+            .map(|e| EngineSpec::parse(e).map_err(|err| format!("--engine {e:?}: {err}")))
+            .collect::<Result<_, _>>()?;
+        let control = match (&self.tc, &self.st) {
+            (Some(tc), None) => TimeControl::parse_tc(tc).map_err(|e| format!("--tc: {e}"))?,
+            (None, Some(st)) => TimeControl::parse_st(st).map_err(|e| format!("--st: {e}"))?,
+            _ => return Err("give a time control: --tc MAIN[+INC] or --st SECONDS".into()),
+        };
+        let margin = parse_seconds(&self.margin).map_err(|e| format!("--margin: {e}"))?;
+        let hang_timeout =
+            parse_seconds(&self.hang_timeout).map_err(|e| format!("--hang-timeout: {e}"))?;
+        if ![6, 8, 10].contains(&self.size) {
+            return Err(format!("--size must be 10, 8 or 6 (got {})", self.size));
+        }
+        if self.games == 0 {
+            return Err("--games must be at least 1".into());
+        }
+        if self.concurrency == 0 {
+            return Err("--concurrency must be at least 1".into());
+        }
+        let book = match (&self.openings, self.random_plies) {
+            (Some(path), _) => OpeningBook::from_file(path, self.size)?,
+            (None, Some(plies)) => {
+                if Opening::random(self.size, plies, self.seed).is_none() {
+                    return Err(format!(
+                        "cannot play {plies} random plies on a {0}x{0} board",
+                        self.size
+                    ));
+                }
+                OpeningBook::Random {
+                    size: self.size,
+                    plies,
+                    seed: self.seed,
+                }
+            }
+            (None, None) => OpeningBook::Start(
+                Opening::standard(self.size).ok_or("this board size has no default start")?,
+            ),
+        };
+        let sprt = match &self.sprt {
+            Some(words) => Some(Sprt::parse(words).map_err(|e| e.to_string())?),
+            None => None,
+        };
+        Ok(MatchConfig {
+            engines: [specs[0].clone(), specs[1].clone()],
+            games: self.games,
+            settings: GameSettings {
+                size: self.size,
+                control,
+                margin,
+                hang_timeout,
+                adjudicate: self.adjudicate,
+            },
+            book,
+            concurrency: self.concurrency,
+            sprt,
+            restart: self.restart,
+        })
+    }
+}

@@ -1,0 +1,412 @@
+//! Engine settings: one table of named options, set from command-line flags at start-up or with
+//! `set_option NAME VALUE` at run time, and shown by `get_option` / `list_options`.
+
+use crate::player::{PlayerConfig, PlayerKind};
+use crate::time::DEFAULT_MOVE_OVERHEAD;
+use clap::ValueEnum;
+use std::fmt;
+use std::time::Duration;
+
+/// The player used when none is chosen.
+pub const DEFAULT_PLAYER: PlayerKind = PlayerKind::Mcts;
+/// Resign threshold used by `--resign on`: the engine's win-rate estimate below which it resigns.
+pub const DEFAULT_RESIGN_THRESHOLD: f64 = 0.05;
+/// Consecutive own moves with an estimate below the threshold before resigning.
+pub const RESIGN_AFTER: u32 = 2;
+
+const MAX_THREADS: usize = 512;
+const MAX_MEMORY_MB: usize = 1 << 20;
+const MAX_OVERHEAD_MS: u64 = 60_000;
+
+/// Everything the user can set about the engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Search threads.
+    pub threads: usize,
+    /// Memory for the search tree, MiB.
+    pub memory_mb: usize,
+    /// Playouts per move (`None`: no limit; then time decides).
+    pub playouts: Option<u64>,
+    /// Resign when the win-rate estimate stays below this (`None`: never resign a game that still
+    /// has legal moves).
+    pub resign: Option<f64>,
+    /// Which player chooses moves.
+    pub player: PlayerKind,
+    /// Seed for reproducible play (`None`: from entropy).
+    pub seed: Option<u64>,
+    /// Time reserved per move for communication.
+    pub move_overhead: Duration,
+    /// Think on the opponent's time.
+    pub ponder: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let p = PlayerConfig::default();
+        Settings {
+            threads: p.threads,
+            memory_mb: p.memory_mb,
+            playouts: None,
+            resign: Some(DEFAULT_RESIGN_THRESHOLD),
+            player: DEFAULT_PLAYER,
+            seed: p.seed,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+            ponder: false,
+        }
+    }
+}
+
+impl Settings {
+    /// The resources the player is built with.
+    pub fn player_config(&self) -> PlayerConfig {
+        PlayerConfig {
+            threads: self.threads,
+            memory_mb: self.memory_mb,
+            seed: self.seed,
+            ..PlayerConfig::default()
+        }
+    }
+
+    /// Sets option `name` from its text `value`; on error nothing changes.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        let option = find(name)?;
+        let value = value.trim();
+        let bad = |expected: &'static str| OptionError::BadValue {
+            name: option.name,
+            value: value.to_string(),
+            expected,
+        };
+        match option.name {
+            "threads" => {
+                self.threads = parse_in(value, 1, MAX_THREADS).ok_or(bad(option.values))?
+            }
+            "memory" => {
+                self.memory_mb = parse_in(value, 1, MAX_MEMORY_MB).ok_or(bad(option.values))?
+            }
+            "playouts" => self.playouts = parse_playouts(value).map_err(|_| bad(option.values))?,
+            "resign" => self.resign = parse_resign(value).map_err(|_| bad(option.values))?,
+            "player" => {
+                self.player = PlayerKind::from_str(value, true).map_err(|_| bad(option.values))?
+            }
+            "seed" => self.seed = parse_seed(value).map_err(|_| bad(option.values))?,
+            "move_overhead" => {
+                self.move_overhead = Duration::from_millis(
+                    parse_in(value, 0, MAX_OVERHEAD_MS).ok_or(bad(option.values))?,
+                )
+            }
+            "ponder" => self.ponder = parse_switch(value).ok_or(bad(option.values))?,
+            _ => unreachable!("every option in OPTIONS is handled"),
+        }
+        Ok(())
+    }
+
+    /// The value of option `name`, as `set` reads it.
+    pub fn get(&self, name: &str) -> Result<String, OptionError> {
+        let option = find(name)?;
+        Ok(match option.name {
+            "threads" => self.threads.to_string(),
+            "memory" => self.memory_mb.to_string(),
+            "playouts" => self.playouts.map_or("none".into(), |n| n.to_string()),
+            "resign" => self.resign.map_or("off".into(), |t| t.to_string()),
+            "player" => self.player.to_possible_value().map_or_else(
+                || format!("{:?}", self.player),
+                |v| v.get_name().to_string(),
+            ),
+            "seed" => self.seed.map_or("none".into(), |s| s.to_string()),
+            "move_overhead" => self.move_overhead.as_millis().to_string(),
+            "ponder" => if self.ponder { "on" } else { "off" }.into(),
+            _ => unreachable!("every option in OPTIONS is handled"),
+        })
+    }
+
+    /// Whether changing from `self` to `other` needs a new player.
+    pub fn needs_new_player(&self, other: &Settings) -> bool {
+        self.player != other.player || self.player_config() != other.player_config()
+    }
+}
+
+/// One settable option.
+#[derive(Debug)]
+pub struct OptionInfo {
+    /// Its name in `set_option` (the flag is `--name` with `-` for `_`).
+    pub name: &'static str,
+    /// What values it takes (for error messages; protocol.md describes each option).
+    pub values: &'static str,
+}
+
+/// All options, in the order `list_options` shows them.
+pub const OPTIONS: &[OptionInfo] = &[
+    OptionInfo {
+        name: "threads",
+        values: "an integer 1..512",
+    },
+    OptionInfo {
+        name: "memory",
+        values: "MiB, an integer 1..1048576",
+    },
+    OptionInfo {
+        name: "playouts",
+        values: "a positive integer, or none (0 also means none)",
+    },
+    OptionInfo {
+        name: "resign",
+        values: "on, off, or a win-rate threshold 0..1",
+    },
+    OptionInfo {
+        name: "player",
+        values: "a player kind",
+    },
+    OptionInfo {
+        name: "seed",
+        values: "an integer 0..2^64-1, or none",
+    },
+    OptionInfo {
+        name: "move_overhead",
+        values: "milliseconds, an integer 0..60000",
+    },
+    OptionInfo {
+        name: "ponder",
+        values: "on or off",
+    },
+];
+
+/// The names of the player kinds, as options and flags spell them.
+pub fn player_names() -> Vec<String> {
+    PlayerKind::value_variants()
+        .iter()
+        .filter_map(|k| k.to_possible_value())
+        .map(|v| v.get_name().to_string())
+        .collect()
+}
+
+fn find(name: &str) -> Result<&'static OptionInfo, OptionError> {
+    let key = name.trim().to_ascii_lowercase().replace('-', "_");
+    OPTIONS
+        .iter()
+        .find(|o| o.name == key)
+        .ok_or_else(|| OptionError::Unknown(name.to_string()))
+}
+
+fn parse_in<T: std::str::FromStr + PartialOrd>(text: &str, lo: T, hi: T) -> Option<T> {
+    text.parse::<T>().ok().filter(|v| *v >= lo && *v <= hi)
+}
+
+fn parse_switch(text: &str) -> Option<bool> {
+    match text.to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "1" => Some(true),
+        "off" | "false" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// Reads a playout limit: a positive integer, or `none`/`0` for no limit.
+pub fn parse_playouts(text: &str) -> Result<Option<u64>, String> {
+    if text.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    match text.parse::<u64>() {
+        Ok(0) => Ok(None),
+        Ok(n) => Ok(Some(n)),
+        Err(_) => Err(format!(
+            "'{text}' is not a playout count (a positive integer or none)"
+        )),
+    }
+}
+
+/// Reads a resign setting: `on`, `off`, or a threshold in `[0, 1)`.
+pub fn parse_resign(text: &str) -> Result<Option<f64>, String> {
+    match parse_switch(text) {
+        Some(true) => return Ok(Some(DEFAULT_RESIGN_THRESHOLD)),
+        Some(false) => return Ok(None),
+        None => {}
+    }
+    match text.parse::<f64>() {
+        Ok(t) if (0.0..1.0).contains(&t) => Ok(Some(t)),
+        _ => Err(format!(
+            "'{text}' is not a resign setting (on, off or a threshold from 0 to below 1)"
+        )),
+    }
+}
+
+/// Reads a seed: an integer, or `none` for a random one.
+pub fn parse_seed(text: &str) -> Result<Option<u64>, String> {
+    if text.eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    text.parse::<u64>()
+        .map(Some)
+        .map_err(|_| format!("'{text}' is not a seed (an integer 0..2^64-1 or none)"))
+}
+
+/// Why an option could not be set or read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionError {
+    /// No option has this name.
+    Unknown(String),
+    /// The value does not fit the option.
+    BadValue {
+        /// The option.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What it takes.
+        expected: &'static str,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(name) => {
+                let names: Vec<&str> = OPTIONS.iter().map(|o| o.name).collect();
+                write!(f, "unknown option '{name}' (options: {})", names.join(", "))
+            }
+            OptionError::BadValue { name, value, .. } if *name == "player" => write!(
+                f,
+                "bad value '{value}' for player (expected one of: {})",
+                player_names().join(", ")
+            ),
+            OptionError::BadValue {
+                name,
+                value,
+                expected,
+            } => write!(f, "bad value '{value}' for {name} (expected {expected})"),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// A flag value that may be "none"/"off" (clap gives `Option<Option<T>>` another meaning).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Flag<T>(pub Option<T>);
+
+/// The settings as command-line flags of the protocol loop.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SettingsArgs {
+    /// Search threads.
+    #[arg(long, default_value_t = PlayerConfig::default().threads as u16,
+          value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+    pub threads: u16,
+    /// Memory for the search tree, in MiB.
+    #[arg(long, value_name = "MB", default_value_t = PlayerConfig::default().memory_mb)]
+    pub memory: usize,
+    /// Playouts per move (none or 0: no limit).
+    #[arg(long, value_name = "N", value_parser = |t: &str| parse_playouts(t).map(Flag))]
+    pub playouts: Option<Flag<u64>>,
+    /// Resign hopeless games: on, off, or a win-rate threshold (on = 0.05).
+    #[arg(long, value_name = "on|off|THRESHOLD", value_parser = |t: &str| parse_resign(t).map(Flag))]
+    pub resign: Option<Flag<f64>>,
+    /// Which player chooses moves.
+    #[arg(long, value_enum, default_value_t = DEFAULT_PLAYER)]
+    pub player: PlayerKind,
+    /// Seed for reproducible play.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Milliseconds kept back every move for communication delays.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_MOVE_OVERHEAD.as_millis() as u64,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_OVERHEAD_MS))]
+    pub move_overhead: u64,
+    /// Think on the opponent's time.
+    #[arg(long)]
+    pub ponder: bool,
+}
+
+impl SettingsArgs {
+    /// The settings these flags give; an out-of-range memory size is an error.
+    pub fn settings(&self) -> Result<Settings, OptionError> {
+        let mut s = Settings {
+            threads: self.threads as usize,
+            player: self.player,
+            seed: self.seed,
+            move_overhead: Duration::from_millis(self.move_overhead),
+            ponder: self.ponder,
+            ..Settings::default()
+        };
+        s.set("memory", &self.memory.to_string())?;
+        if let Some(Flag(p)) = self.playouts {
+            s.playouts = p;
+        }
+        if let Some(Flag(r)) = self.resign {
+            s.resign = r;
+        }
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_reads_back_what_was_set() {
+        let cases = [
+            ("threads", "4", "4"),
+            ("memory", "64", "64"),
+            ("playouts", "1000", "1000"),
+            ("playouts", "0", "none"),
+            ("playouts", "NONE", "none"),
+            ("resign", "on", "0.05"),
+            ("resign", "off", "off"),
+            ("resign", "0.1", "0.1"),
+            ("player", "RANDOM", "random"),
+            ("seed", "42", "42"),
+            ("seed", "none", "none"),
+            ("move_overhead", "120", "120"),
+            ("move-overhead", "0", "0"),
+            ("ponder", "on", "on"),
+            ("Ponder", "off", "off"),
+        ];
+        for (name, value, want) in cases {
+            let mut s = Settings::default();
+            s.set(name, value).unwrap();
+            assert_eq!(s.get(name).unwrap(), want, "{name} {value}");
+        }
+        assert_eq!(OPTIONS.len(), 8);
+        for o in OPTIONS {
+            Settings::default().get(o.name).unwrap();
+        }
+    }
+
+    #[test]
+    fn bad_values_change_nothing_and_say_why() {
+        let cases = [
+            ("threads", "0", "1..512"),
+            ("threads", "513", "1..512"),
+            ("threads", "two", "1..512"),
+            ("memory", "0", "1..1048576"),
+            ("playouts", "-3", "positive integer"),
+            ("resign", "1.5", "threshold"),
+            ("resign", "maybe", "threshold"),
+            ("player", "alphazero", "random"),
+            ("seed", "-1", "integer"),
+            ("move_overhead", "60001", "0..60000"),
+            ("ponder", "perhaps", "on or off"),
+            ("colour", "blue", "unknown option"),
+        ];
+        for (name, value, want) in cases {
+            let mut s = Settings::default();
+            let err = s.set(name, value).unwrap_err().to_string();
+            assert!(err.contains(want), "{name} {value}: {err}");
+            assert_eq!(s, Settings::default());
+        }
+    }
+
+    #[test]
+    fn player_rebuild_is_needed_only_for_player_settings() {
+        let a = Settings::default();
+        for (name, value, rebuild) in [
+            ("threads", "3", true),
+            ("memory", "100", true),
+            ("seed", "5", true),
+            ("playouts", "100", false),
+            ("resign", "off", false),
+            ("ponder", "on", false),
+            ("move_overhead", "10", false),
+        ] {
+            let mut b = a.clone();
+            b.set(name, value).unwrap();
+            assert_eq!(a.needs_new_player(&b), rebuild, "{name}");
+        }
+    }
+}

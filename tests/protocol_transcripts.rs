@@ -1,0 +1,184 @@
+//! Golden transcripts: every `tests/transcripts/*.txt` is replayed through the real binary, and
+//! every example session in `protocol.md` must be one of those files, word for word.
+//!
+//! A transcript is a terminal session: an optional first line `$ hippolyta ARGS` gives the
+//! command-line flags, lines starting with `>` are sent (the text after `> `), and all other lines
+//! are the expected output, in order.
+
+mod protocol_support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts")
+}
+
+/// (flags, input, expected output) of a transcript.
+fn split(text: &str) -> (Vec<String>, String, String) {
+    let (mut input, mut output) = (String::new(), String::new());
+    let mut lines = text.lines().peekable();
+    let mut args = Vec::new();
+    if let Some(rest) = lines.peek().and_then(|l| l.strip_prefix("$ hippolyta")) {
+        args = rest.split_whitespace().map(String::from).collect();
+        lines.next();
+    }
+    for line in lines {
+        match line.strip_prefix('>') {
+            Some(rest) => {
+                input.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+                input.push('\n');
+            }
+            None => {
+                output.push_str(line);
+                output.push('\n');
+            }
+        }
+    }
+    (args, input, output)
+}
+
+fn transcripts() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = fs::read_dir(dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn transcripts_replay_exactly() {
+    let all = transcripts();
+    assert!(all.len() >= 8, "transcripts missing from {:?}", dir());
+    for (name, text) in all {
+        let (args, input, want) = split(&text);
+        assert!(!input.is_empty() && !want.is_empty(), "{name} is empty");
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (got, status) = protocol_support::run(&args, input.as_bytes());
+        assert!(status.success(), "{name}: exit status {status}");
+        assert_eq!(got, want, "transcript {name} differs");
+    }
+}
+
+/// The blocks of protocol.md introduced by `<!-- transcript: NAME -->`.
+fn documented() -> Vec<(String, String)> {
+    let md = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
+    let mut out = Vec::new();
+    let mut lines = md.lines();
+    while let Some(line) = lines.next() {
+        let Some(name) = line
+            .trim()
+            .strip_prefix("<!-- transcript:")
+            .and_then(|r| r.strip_suffix("-->"))
+        else {
+            continue;
+        };
+        let fence = lines.next().unwrap_or_default();
+        assert!(
+            fence.starts_with("```"),
+            "transcript {name}: no code block after the marker"
+        );
+        let mut body = String::new();
+        for l in lines.by_ref() {
+            if l.starts_with("```") {
+                break;
+            }
+            body.push_str(l);
+            body.push('\n');
+        }
+        out.push((name.trim().to_string(), body));
+    }
+    out
+}
+
+#[test]
+fn protocol_md_examples_are_the_transcripts() {
+    let docs = documented();
+    assert!(
+        docs.len() >= 6,
+        "protocol.md shows only {} transcripts",
+        docs.len()
+    );
+    for (name, body) in docs {
+        let file = dir().join(format!("{name}.txt"));
+        let text = fs::read_to_string(&file)
+            .unwrap_or_else(|e| panic!("protocol.md shows transcript {name}, but {file:?}: {e}"));
+        assert_eq!(body, text, "protocol.md's {name} differs from {file:?}");
+    }
+}
+
+#[test]
+fn readme_example_session_is_a_transcript() {
+    let readme =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let marker = "<!-- transcript: readme -->";
+    let at = readme
+        .find(marker)
+        .expect("README.md has the example session marker");
+    let block = readme[at + marker.len()..]
+        .trim_start()
+        .split_once('\n')
+        .map(|(_, rest)| rest)
+        .unwrap();
+    let body = &block[..block.find("```").unwrap()];
+    assert_eq!(body, fs::read_to_string(dir().join("readme.txt")).unwrap());
+}
+
+#[test]
+fn protocol_md_lists_every_command_with_its_origin() {
+    use hippolyta::protocol::command::{Origin, COMMANDS};
+    let md = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
+    // Rows of the command table: | `name args` | origin | answer |
+    let rows: Vec<(String, String)> = md
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let name = cells.get(1)?.strip_prefix('`')?.split([' ', '`']).next()?;
+            Some((name.to_string(), cells.get(2)?.to_string()))
+        })
+        .collect();
+    for c in COMMANDS {
+        let origin = rows
+            .iter()
+            .find(|(n, _)| n == c.name)
+            .map(|(_, o)| o.as_str())
+            .unwrap_or_else(|| panic!("protocol.md's command table lacks {}", c.name));
+        let ok = match c.origin {
+            Origin::Gtp => origin == "GTP",
+            Origin::Convention => origin.starts_with("conv."),
+            Origin::Amazons => origin == "Amazons",
+        };
+        assert!(
+            ok,
+            "{}: protocol.md says {origin}, the table {:?}",
+            c.name, c.origin
+        );
+    }
+    let documented: Vec<&String> = rows
+        .iter()
+        .filter(|(_, o)| o == "GTP" || o == "Amazons" || o.starts_with("conv."))
+        .map(|(n, _)| n)
+        .collect();
+    for name in documented {
+        assert!(
+            COMMANDS.iter().any(|c| c.name == name),
+            "protocol.md documents {name}, which the engine does not know"
+        );
+    }
+}
+
+#[test]
+fn protocol_md_lists_every_option() {
+    let md = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
+    for o in hippolyta::settings::OPTIONS {
+        let flag = o.name.replace('_', "-");
+        let row = format!("| `{}` | `--{flag}", o.name);
+        assert!(md.contains(&row), "protocol.md's option table lacks {row}");
+    }
+}
