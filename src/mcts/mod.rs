@@ -18,10 +18,12 @@ pub mod playout;
 pub mod search;
 pub mod tree;
 
+use crate::endgame::{is_decided, Budget, Solver};
 use crate::game::Game;
 use crate::mv::Move;
-use crate::player::{Decision, Limits, Player, PlayerConfig, SearchReport};
+use crate::player::{Decision, Limits, MoveStats, Player, PlayerConfig, SearchReport};
 use crate::position::Position;
+use exact::Oracle;
 use node::{PROVEN_LOSS, PROVEN_WIN};
 use ordering::{Orderer, RankPrior, Ranking};
 pub use params::SearchParams;
@@ -41,7 +43,10 @@ pub struct MctsPlayer {
     tree: Tree,
     params: SearchParams,
     priors: RankPrior,
-    threads: usize,
+    /// One per search thread.
+    oracles: Vec<Oracle>,
+    /// Plays the fill-in once the position is decided (created when first needed).
+    endgame: Option<Solver>,
     seed: Option<u64>,
     entropy: SmallRng,
     orderer: Orderer,
@@ -57,7 +62,10 @@ impl MctsPlayer {
             tree: Tree::new(config.memory_mb.saturating_mul(1 << 20)),
             priors: RankPrior::new(config.search.prior_decay),
             params: config.search.clone(),
-            threads: config.threads.max(1),
+            oracles: (0..config.threads.max(1))
+                .map(|_| Oracle::default())
+                .collect(),
+            endgame: None,
             seed: config.seed,
             entropy: SmallRng::from_entropy(),
             orderer: Orderer::default(),
@@ -89,6 +97,44 @@ impl MctsPlayer {
             self.tree.clear();
         }
         self.root_game = Some((game.start().clone(), game.moves().to_vec()));
+    }
+
+    /// In a decided position, for a bounded search (not `analyze` or pondering), the endgame
+    /// solver's fill-in move: it keeps the side's moves left maximal, which also maximises the
+    /// margin of a win and gives a lost game its best chance.
+    fn fill_in(&mut self, pos: &Position, limits: &Limits, start: Instant) -> Option<Decision> {
+        let bounded = limits.soft.is_some() || limits.hard.is_some() || limits.playouts.is_some();
+        if !bounded || self.params.endgame_root_nodes == 0 || !is_decided(pos) {
+            return None;
+        }
+        let mut budget = Budget::nodes(self.params.endgame_root_nodes);
+        if let Some(hard) = limits.hard {
+            budget = budget.until(start + hard / 2);
+        }
+        let solver = self.endgame.get_or_insert_with(Solver::new);
+        let mv = solver.perfect_move(pos, budget)?;
+        let winrate = solver.outcome(pos, budget).winner().map(|c| {
+            if c == pos.side_to_move() {
+                1.0
+            } else {
+                0.0
+            }
+        });
+        Some(Decision {
+            mv: Some(mv),
+            winrate,
+            report: SearchReport {
+                moves: vec![MoveStats {
+                    mv,
+                    visits: 0,
+                    winrate: winrate.unwrap_or(0.5),
+                    prior: 1.0,
+                    pv: vec![mv],
+                }],
+                playouts: 0,
+                elapsed: start.elapsed(),
+            },
+        })
     }
 
     /// The seed of the next search: derived from the configured seed and the game, or random.
@@ -123,6 +169,9 @@ impl Player for MctsPlayer {
                 },
             };
         }
+        if let Some(d) = self.fill_in(&pos, limits, start) {
+            return d;
+        }
         self.sync(game);
         let quick = limits.hard.is_some_and(|h| h < QUICK_SEARCH);
         let root_order = (self.params.root_full_ordering && !quick)
@@ -137,7 +186,7 @@ impl Player for MctsPlayer {
             stop,
             limits.playouts,
         );
-        self.totals = shared.run(self.threads, seed, limits, start, on_report);
+        self.totals = shared.run(&mut self.oracles, seed, limits, start, on_report);
         let report = search::report(&self.tree, self.totals.playouts, start.elapsed());
         let root = self.tree.root();
         let (mv, winrate) = match self.tree.best_child(root) {

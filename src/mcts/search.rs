@@ -9,7 +9,7 @@
 //! expansion and widening are claimed by compare-and-swap, and each thread counts its playouts
 //! locally and adds them to the shared counters in batches.
 
-use super::exact::known_value;
+use super::exact::Oracle;
 use super::node::{Node, VirtualLoss, PROVEN_LOSS, PROVEN_WIN};
 use super::ordering::{Orderer, RankPrior, Ranking};
 use super::params::SearchParams;
@@ -86,28 +86,31 @@ impl<'t> Shared<'t> {
         }
     }
 
-    /// Runs the search on `threads` threads (the caller's included) until `limits` or `stop` end
-    /// it, calling `on_report` from the calling thread about every `limits.report_interval`.
+    /// Runs the search on one thread per oracle (the caller's included) until `limits` or `stop`
+    /// end it, calling `on_report` from the calling thread about every `limits.report_interval`.
     /// `seed` makes a one-thread search with a playout limit reproducible.
     pub fn run(
         &self,
-        threads: usize,
+        oracles: &mut [Oracle],
         seed: u64,
         limits: &Limits,
         start: Instant,
         on_report: &mut dyn FnMut(&SearchReport),
     ) -> Totals {
         let thread_seed = |t: u64| seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let (first, others) = oracles
+            .split_first_mut()
+            .expect("a search has at least one thread");
         std::thread::scope(|scope| {
-            for t in 1..threads.max(1) {
-                let seed = thread_seed(t as u64);
+            for (t, oracle) in others.iter_mut().enumerate() {
+                let seed = thread_seed(t as u64 + 1);
                 scope.spawn(move || {
-                    let mut w = Worker::new(self, seed);
+                    let mut w = Worker::new(self, seed, oracle);
                     while w.playout() {}
                     w.flush();
                 });
             }
-            let mut w = Worker::new(self, thread_seed(0));
+            let mut w = Worker::new(self, thread_seed(0), first);
             let mut last_report = start;
             loop {
                 let mut running = true;
@@ -172,8 +175,10 @@ impl<'t> Shared<'t> {
             };
             return !unsure || elapsed >= soft * 2;
         }
-        // Before it, stop once the runner-up cannot catch up in the time left at the current rate.
-        if elapsed < soft / 8 {
+        // Before it, stop once the runner-up cannot catch up in the time left at the current rate;
+        // unless the soft limit is the hard one, which says time not used now is lost.
+        let hard = limits.hard.unwrap_or(Duration::MAX);
+        if elapsed < soft / 8 || soft >= hard {
             return false;
         }
         let (Some(b), Some(s)) = (best, second) else {
@@ -250,6 +255,7 @@ pub fn report(tree: &Tree, playouts: u64, elapsed: Duration) -> SearchReport {
 #[repr(align(64))]
 struct Worker<'s, 't> {
     shared: &'s Shared<'t>,
+    oracle: &'s mut Oracle,
     rng: SmallRng,
     path: Vec<u32>,
     guards: Vec<VirtualLoss<'t>>,
@@ -261,9 +267,10 @@ struct Worker<'s, 't> {
 }
 
 impl<'s, 't> Worker<'s, 't> {
-    fn new(shared: &'s Shared<'t>, seed: u64) -> Self {
+    fn new(shared: &'s Shared<'t>, seed: u64, oracle: &'s mut Oracle) -> Self {
         Worker {
             shared,
+            oracle,
             rng: SmallRng::seed_from_u64(seed),
             path: Vec::with_capacity(64),
             guards: Vec::with_capacity(64),
@@ -311,7 +318,7 @@ impl<'s, 't> Worker<'s, 't> {
                 break if proof & PROVEN_WIN != 0 { 0.0 } else { 1.0 };
             }
             let Some(list) = tree.children(node) else {
-                if let Some(v) = known_value(&pos) {
+                if let Some(v) = self.oracle.known_value(&pos, s.params.endgame_nodes) {
                     node.set_proof(if v == 0.0 { PROVEN_WIN } else { PROVEN_LOSS });
                     break v;
                 }
