@@ -288,3 +288,24 @@ fn decided_positions_are_filled_in_perfectly() {
         }
     }
 }
+
+#[test]
+fn a_search_that_proves_its_root_reports_and_ends() {
+    // Decided: White (to move) has 3 moves left, Black 2. An unbounded search (as for `analyze`)
+    // proves the win, ends by itself and reports the winning move once.
+    let stop = AtomicBool::new(false);
+    let pos: Position = "B2x/xxxx/2xx/W1xW w".parse().unwrap();
+    let mut p = build(PlayerKind::Mcts, &config(11));
+    let limits = Limits {
+        report_interval: Some(Duration::from_secs(3600)),
+        ..Limits::default()
+    };
+    let mut reports = Vec::new();
+    let d = p.choose(&Game::new(pos), &limits, &stop, &mut |r| {
+        reports.push(r.clone())
+    });
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0].moves[0].winrate, 1.0);
+    assert_eq!(d.winrate, Some(1.0));
+    assert_eq!(d.mv, Some(reports[0].moves[0].mv));
+}

@@ -93,7 +93,13 @@ impl MctsPlayer {
             }
             _ => false,
         };
-        if !reused {
+        if reused {
+            log::debug!(
+                "search tree reused: {} visits, {} nodes",
+                self.tree.root().visits(),
+                self.tree.usage().0
+            );
+        } else {
             self.tree.clear();
         }
         self.root_game = Some((game.start().clone(), game.moves().to_vec()));

@@ -124,6 +124,10 @@ impl<'t> Shared<'t> {
                 let now = Instant::now();
                 if !running || self.should_stop(limits, now - start) {
                     self.done.store(true, Relaxed);
+                    // A search that ends by itself (a proof, a limit) shows where it ended.
+                    if limits.report_interval.is_some() && !self.stop.load(Relaxed) {
+                        on_report(&self.report(now - start));
+                    }
                     break;
                 }
                 if let Some(every) = limits.report_interval {
@@ -318,7 +322,13 @@ impl<'s, 't> Worker<'s, 't> {
                 break if proof & PROVEN_WIN != 0 { 0.0 } else { 1.0 };
             }
             let Some(list) = tree.children(node) else {
-                if let Some(v) = self.oracle.known_value(&pos, s.params.endgame_nodes) {
+                // The root is always expanded (it has moves), so its moves get statistics.
+                let known = if at == ROOT {
+                    None
+                } else {
+                    self.oracle.known_value(&pos, s.params.endgame_nodes)
+                };
+                if let Some(v) = known {
                     node.set_proof(if v == 0.0 { PROVEN_WIN } else { PROVEN_LOSS });
                     break v;
                 }
