@@ -397,27 +397,29 @@ impl<'s, 't> Worker<'s, 't> {
         let considered = len.min(allowed);
         let mut best = (f32::NEG_INFINITY, None);
         let explore = p.c_puct * sqrt_n;
-        for i in 0..considered {
-            let c = list.child(i);
-            let child = tree.node(c);
-            let proof = child.proof();
-            if proof & PROVEN_WIN != 0 {
-                return c;
-            }
-            if proof & PROVEN_LOSS != 0 {
-                continue;
-            }
-            let (v, n) = child.sum_with_virtual_loss();
-            let u = explore * child.prior();
-            let score = if n == 0 {
-                fpu + u
-            } else {
-                // q + u / (1 + n) over one division.
-                let n = n as f32;
-                (v * (1.0 + n) + u * n) / (n * (1.0 + n))
-            };
-            if score > best.0 {
-                best = (score, Some(c));
+        for (first, count) in list.runs(considered) {
+            for c in first..first + count as u32 {
+                let child = tree.node(c);
+                let proof = child.proof();
+                if proof & PROVEN_WIN != 0 {
+                    return c;
+                }
+                if proof & PROVEN_LOSS != 0 {
+                    continue;
+                }
+                let (v, n) = child.sum_with_virtual_loss();
+                let u = explore * child.prior();
+                // The score is `q + u / (1 + n)` = `a / b`; compare by cross-multiplying and
+                // divide only when it is the new best (most children are not).
+                let (a, b) = if n == 0 {
+                    (fpu + u, 1.0)
+                } else {
+                    let n = n as f32;
+                    (v * (1.0 + n) + u * n, n * (1.0 + n))
+                };
+                if a > best.0 * b {
+                    best = (a / b, Some(c));
+                }
             }
         }
         if considered == len && len < allowed {

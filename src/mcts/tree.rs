@@ -80,6 +80,21 @@ impl ChildList {
         self.blocks[j].load(Relaxed) + off as u32
     }
 
+    /// The first `n` children (`n <= len()`) as runs of consecutive node indices: `(first, count)`
+    /// per block.
+    #[inline]
+    pub fn runs(&self, n: usize) -> impl Iterator<Item = (u32, usize)> + '_ {
+        let mut done = 0;
+        (0..NUM_BLOCKS).map_while(move |j| {
+            if done >= n {
+                return None;
+            }
+            let count = (FIRST_BLOCK << j).min(n - done);
+            done += count;
+            Some((self.blocks[j].load(Relaxed), count))
+        })
+    }
+
     /// How many children the next block adds (0 when the list is complete).
     pub fn next_block_size(&self) -> usize {
         let len = self.len();
@@ -400,6 +415,10 @@ mod tests {
         list.unlock();
         assert_eq!(list.len(), 6);
         assert_eq!(tree.child_moves(list), moves[..6].to_vec());
+        let runs: Vec<(u32, usize)> = list.runs(5).collect();
+        assert_eq!(runs.len(), 2);
+        assert_eq!((runs[0].0, runs[0].1, runs[1].1), (list.child(0), 2, 3));
+        assert_eq!(runs[1].0, list.child(2));
         // Give child 4 some statistics and a child of its own, then make it the root.
         let c4 = tree.find_child(tree.root(), moves[4]).unwrap();
         tree.node(c4).add(0.75);
