@@ -13,10 +13,12 @@
 //! call with a small node budget ([`LOOKUP_NODES`]) so that a hard region cannot stall a playout;
 //! its transposition table keeps what earlier calls proved about region shapes, so the next call
 //! on a similar position starts from there. When the budget leaves the winner open, the proven
-//! bounds still give a better estimate than the territory evaluation: their midpoints' difference,
-//! mapped to a probability as the evaluation maps a sealed territory count.
+//! bounds still say more than the territory evaluation (which counts squares, not moves): their
+//! midpoints' difference, mapped to a probability as the evaluation maps a sealed territory count.
 //!
-//! Each search thread owns an [`Exact`]; nothing here is shared.
+//! Each search thread owns an [`Exact`]; nothing here is shared. Its solver's table (1.3 MB, on
+//! top of the tree's memory) is made at the first decided position the thread meets and kept
+//! between searches.
 
 use crate::endgame::{is_decided, Budget, MovesLeft, Outcome, Score, Solver};
 use crate::eval::{EvalParams, Evaluation};
@@ -65,7 +67,8 @@ struct CacheEntry {
 /// verdicts of decided positions by hash (leaves are revisited, and playouts often end in the
 /// same few sealed positions).
 pub struct Exact {
-    solver: Solver,
+    /// Created at the first decided position (threads that never meet one allocate nothing).
+    solver: Option<Solver>,
     cache: Box<[CacheEntry]>,
 }
 
@@ -76,17 +79,18 @@ impl Default for Exact {
 }
 
 impl Exact {
-    /// A fresh solver and an empty cache.
+    /// An empty cache; the solver comes when first needed.
     pub fn new() -> Exact {
         Exact {
-            solver: Solver::with_table_bits(TABLE_BITS),
+            solver: None,
             cache: vec![CacheEntry::default(); 1 << CACHE_BITS].into_boxed_slice(),
         }
     }
 
     /// The solver (its table is kept warm by the search: use it for the root too).
     pub fn solver(&mut self) -> &mut Solver {
-        &mut self.solver
+        self.solver
+            .get_or_insert_with(|| Solver::with_table_bits(TABLE_BITS))
     }
 
     /// What is known about `pos` for its side to move: finished and decided positions are
@@ -123,7 +127,7 @@ impl Exact {
                 Verdict::Bounded(entry.value)
             };
         }
-        let verdict = match self.solver.outcome(pos, Budget::nodes(LOOKUP_NODES)) {
+        let verdict = match self.solver().outcome(pos, Budget::nodes(LOOKUP_NODES)) {
             Outcome::Decided(score) => score_verdict(&score, eval),
             Outcome::NotDecided => unreachable!("only decided positions are solved"),
         };
