@@ -18,10 +18,12 @@ pub mod playout;
 pub mod search;
 pub mod tree;
 
+use crate::endgame::{is_decided, Budget};
 use crate::game::Game;
 use crate::mv::Move;
-use crate::player::{Decision, Limits, Player, PlayerConfig, SearchReport};
+use crate::player::{Decision, Limits, MoveStats, Player, PlayerConfig, SearchReport};
 use crate::position::Position;
+use exact::Exact;
 use node::{PROVEN_LOSS, PROVEN_WIN};
 use ordering::{Orderer, RankPrior, Ranking};
 pub use params::SearchParams;
@@ -48,6 +50,8 @@ pub struct MctsPlayer {
     /// The game (start and moves) whose current position is the tree's root.
     root_game: Option<(Position, Vec<Move>)>,
     totals: Totals,
+    /// Exact-endgame state, one per search thread (the first also answers decided roots).
+    exact: Vec<Exact>,
 }
 
 impl MctsPlayer {
@@ -63,6 +67,7 @@ impl MctsPlayer {
             orderer: Orderer::default(),
             root_game: None,
             totals: Totals::default(),
+            exact: (0..config.threads.max(1)).map(|_| Exact::new()).collect(),
         }
     }
 
@@ -103,6 +108,70 @@ impl MctsPlayer {
     }
 }
 
+/// Longest perfect fill-in reported as the principal variation of a decided position.
+const FILL_PV_LENGTH: usize = 20;
+
+impl MctsPlayer {
+    /// The answer in a decided position, without searching: the solver's perfect fill-in move
+    /// (it keeps the side's moves left maximal), with win rate 1 or 0 once the winner is proven
+    /// (an estimate from the bounds otherwise). `None` if the solver found no move (it always
+    /// does when the side to move can move).
+    fn fill_in(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        start: Instant,
+        on_report: &mut dyn FnMut(&SearchReport),
+    ) -> Option<Decision> {
+        // The default budget solves regions of 25 squares in milliseconds; only rare large
+        // defective ones need more, and then half the hard limit is all they get.
+        let budget = match limits.hard {
+            Some(h) => Budget::default().until(start + h / 2),
+            None => Budget::default(),
+        };
+        let exact = &mut self.exact[0];
+        let mv = exact.solver().perfect_move(pos, budget)?;
+        let score = exact.solver().outcome(pos, budget).score()?;
+        let winrate = exact::score_verdict(&score, &self.params.eval).value();
+        // The fill-in that follows, both sides playing perfectly.
+        let mut pv = vec![mv];
+        let mut line = pos.clone();
+        line.make(mv);
+        while pv.len() < FILL_PV_LENGTH {
+            match exact.solver().perfect_move(&line, budget) {
+                Some(m) => {
+                    line.make(m);
+                    pv.push(m);
+                }
+                None => break,
+            }
+        }
+        let report = SearchReport {
+            moves: vec![MoveStats {
+                mv,
+                visits: 0,
+                winrate: winrate.map_or(0.5, f64::from),
+                prior: 1.0,
+                pv,
+            }],
+            playouts: 0,
+            elapsed: start.elapsed(),
+        };
+        if limits.report_interval.is_some() {
+            on_report(&report);
+        }
+        self.totals = Totals {
+            elapsed: report.elapsed,
+            ..Totals::default()
+        };
+        Some(Decision {
+            mv: Some(mv),
+            winrate: winrate.map(f64::from),
+            report,
+        })
+    }
+}
+
 impl Player for MctsPlayer {
     fn choose(
         &mut self,
@@ -123,6 +192,11 @@ impl Player for MctsPlayer {
                 },
             };
         }
+        if is_decided(&pos) {
+            if let Some(d) = self.fill_in(&pos, limits, start, on_report) {
+                return d;
+            }
+        }
         self.sync(game);
         let quick = limits.hard.is_some_and(|h| h < QUICK_SEARCH);
         let root_order = (self.params.root_full_ordering && !quick)
@@ -137,7 +211,13 @@ impl Player for MctsPlayer {
             stop,
             limits.playouts,
         );
-        self.totals = shared.run(self.threads, seed, limits, start, on_report);
+        self.totals = shared.run(
+            &mut self.exact[..self.threads],
+            seed,
+            limits,
+            start,
+            on_report,
+        );
         let report = search::report(&self.tree, self.totals.playouts, start.elapsed());
         let root = self.tree.root();
         let (mv, winrate) = match self.tree.best_child(root) {

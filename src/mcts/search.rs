@@ -9,12 +9,13 @@
 //! expansion and widening are claimed by compare-and-swap, and each thread counts its playouts
 //! locally and adds them to the shared counters in batches.
 
-use super::exact::known_value;
+use super::exact::{Exact, Verdict};
 use super::node::{Node, VirtualLoss, PROVEN_LOSS, PROVEN_WIN};
 use super::ordering::{Orderer, RankPrior, Ranking};
 use super::params::SearchParams;
 use super::playout::playout_move;
 use super::tree::{ChildList, NewChild, Tree, FIRST_BLOCK, ROOT};
+use crate::endgame::is_decided;
 use crate::eval::win_probability;
 use crate::mv::Move;
 use crate::player::{Limits, MoveStats, SearchReport};
@@ -86,28 +87,32 @@ impl<'t> Shared<'t> {
         }
     }
 
-    /// Runs the search on `threads` threads (the caller's included) until `limits` or `stop` end
-    /// it, calling `on_report` from the calling thread about every `limits.report_interval`.
-    /// `seed` makes a one-thread search with a playout limit reproducible.
+    /// Runs the search on one thread per element of `exact` (the caller's included; each thread
+    /// uses its own endgame state) until `limits` or `stop` end it, calling `on_report` from the
+    /// calling thread about every `limits.report_interval`. `seed` makes a one-thread search with
+    /// a playout limit reproducible.
     pub fn run(
         &self,
-        threads: usize,
+        exact: &mut [Exact],
         seed: u64,
         limits: &Limits,
         start: Instant,
         on_report: &mut dyn FnMut(&SearchReport),
     ) -> Totals {
         let thread_seed = |t: u64| seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let (first, others) = exact
+            .split_first_mut()
+            .expect("a search has at least one thread");
         std::thread::scope(|scope| {
-            for t in 1..threads.max(1) {
-                let seed = thread_seed(t as u64);
+            for (t, exact) in others.iter_mut().enumerate() {
+                let seed = thread_seed(t as u64 + 1);
                 scope.spawn(move || {
-                    let mut w = Worker::new(self, seed);
+                    let mut w = Worker::new(self, exact, seed);
                     while w.playout() {}
                     w.flush();
                 });
             }
-            let mut w = Worker::new(self, thread_seed(0));
+            let mut w = Worker::new(self, first, thread_seed(0));
             let mut last_report = start;
             loop {
                 let mut running = true;
@@ -250,6 +255,7 @@ pub fn report(tree: &Tree, playouts: u64, elapsed: Duration) -> SearchReport {
 #[repr(align(64))]
 struct Worker<'s, 't> {
     shared: &'s Shared<'t>,
+    exact: &'s mut Exact,
     rng: SmallRng,
     path: Vec<u32>,
     guards: Vec<VirtualLoss<'t>>,
@@ -261,9 +267,10 @@ struct Worker<'s, 't> {
 }
 
 impl<'s, 't> Worker<'s, 't> {
-    fn new(shared: &'s Shared<'t>, seed: u64) -> Self {
+    fn new(shared: &'s Shared<'t>, exact: &'s mut Exact, seed: u64) -> Self {
         Worker {
             shared,
+            exact,
             rng: SmallRng::seed_from_u64(seed),
             path: Vec::with_capacity(64),
             guards: Vec::with_capacity(64),
@@ -311,7 +318,8 @@ impl<'s, 't> Worker<'s, 't> {
                 break if proof & PROVEN_WIN != 0 { 0.0 } else { 1.0 };
             }
             let Some(list) = tree.children(node) else {
-                if let Some(v) = known_value(&pos) {
+                let verdict = self.exact.verdict(&pos, &s.params.eval);
+                if let Verdict::Proven(v) = verdict {
                     node.set_proof(if v == 0.0 { PROVEN_WIN } else { PROVEN_LOSS });
                     break v;
                 }
@@ -319,7 +327,11 @@ impl<'s, 't> Worker<'s, 't> {
                 if ready && !tree.is_full() && self.expand(node, at == ROOT, &pos) {
                     continue;
                 }
-                break self.rollout(&mut pos);
+                // A decided position needs no playout: its bounds say more than random fills.
+                break match verdict.value() {
+                    Some(v) => v,
+                    None => self.rollout(&mut pos),
+                };
             };
             let c = self.select(node, list, at == ROOT, &pos);
             let child = tree.node(c);
@@ -503,20 +515,31 @@ impl<'s, 't> Worker<'s, 't> {
         );
     }
 
-    /// Plays policy moves from `pos` and evaluates; the value is for `pos`'s side to move.
+    /// Plays policy moves from `pos` and evaluates; the value is for `pos`'s side to move. The
+    /// playout ends early, scored by the exact endgame, once the position is decided.
     fn rollout(&mut self, pos: &mut Position) -> f32 {
         let p = self.shared.params;
         let me = pos.side_to_move();
+        // The starting position is not decided (the caller checked).
+        let mut decided = false;
         for _ in 0..p.playout_depth {
             match playout_move(pos, &mut self.rng, p.playout_candidates) {
                 Some(m) => {
                     pos.make(m);
                     self.nodes += 1;
+                    decided = is_decided(pos);
+                    if decided {
+                        break;
+                    }
                 }
                 None => return if pos.side_to_move() == me { 0.0 } else { 1.0 },
             }
         }
-        let v = win_probability(pos, &p.eval);
+        let v = if decided {
+            self.exact.decided_value(pos, &p.eval)
+        } else {
+            win_probability(pos, &p.eval)
+        };
         if pos.side_to_move() == me {
             v
         } else {
