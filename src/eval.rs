@@ -54,9 +54,9 @@ impl Default for EvalParams {
         EvalParams {
             kappa: 0.1,
             phase_norm: 40.0,
-            t1_open: 0.6,
-            t2_open: 0.25,
-            c1_open: 0.4,
+            t1_open: 0.3,
+            t2_open: 0.5,
+            c1_open: 0.2,
             c2_open: 0.25,
             mobility_open: 4.0,
             mobility_threshold: 10.0,

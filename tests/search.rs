@@ -258,3 +258,33 @@ fn two_threads_share_the_budget() {
     assert_eq!(p.tree().root().in_flight(), 0);
     assert!(g.position().check_move(d.mv.unwrap()).is_ok());
 }
+
+#[test]
+fn decided_positions_are_filled_in_perfectly() {
+    use hippolyta::endgame::{Budget, Solver};
+    let stop = AtomicBool::new(false);
+    let mut solver = Solver::new();
+    // Separated regions where the search alone (territory evaluation, 100 playouts) wastes moves
+    // with its first move; the endgame solver fills them perfectly.
+    for text in [
+        "x2xxx/1xW2x/x2xxx/1xxx2/xx1x2/xxxB2 w",
+        "xx2xx/2xx2/xx1Wx1/1xxxxx/2xxBx/1x3x w",
+        "x3xx/Wxx1xx/x1x1xx/xxxx2/1B1xxx/1x4 w",
+    ] {
+        let mut game = Game::new(text.parse().unwrap());
+        let mut p = build(PlayerKind::Mcts, &config(10));
+        while !game.position().is_game_over() {
+            let side = game.position().side_to_move();
+            let before = solver.moves_left(game.position(), side, Budget::UNLIMITED);
+            let d = p.choose(&game, &playouts(100), &stop, &mut |_| {});
+            game.play(d.mv.unwrap()).unwrap();
+            let after = solver.moves_left(game.position(), side, Budget::UNLIMITED);
+            assert_eq!(
+                after.value().unwrap() + 1,
+                before.value().unwrap(),
+                "{text}: {}",
+                game.position()
+            );
+        }
+    }
+}

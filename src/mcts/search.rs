@@ -177,8 +177,10 @@ impl<'t> Shared<'t> {
             };
             return !unsure || elapsed >= soft * 2;
         }
-        // Before it, stop once the runner-up cannot catch up in the time left at the current rate.
-        if elapsed < soft / 8 {
+        // Before it, stop once the runner-up cannot catch up in the time left at the current rate;
+        // unless the soft limit is the hard one, which says time not used now is lost.
+        let hard = limits.hard.unwrap_or(Duration::MAX);
+        if elapsed < soft / 8 || soft >= hard {
             return false;
         }
         let (Some(b), Some(s)) = (best, second) else {
