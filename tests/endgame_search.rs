@@ -3,7 +3,7 @@
 
 use hippolyta::endgame::{is_decided, Budget, Outcome, Solver};
 use hippolyta::engine::{Answer, Engine};
-use hippolyta::mcts::exact::Exact;
+use hippolyta::mcts::exact::Oracle;
 use hippolyta::mcts::node::{PROVEN_LOSS, PROVEN_WIN};
 use hippolyta::mcts::ordering::RankPrior;
 use hippolyta::mcts::search::Shared;
@@ -165,9 +165,9 @@ fn search_proves_a_decided_root_at_once() {
     for pos in decided_positions(8, 4, 6, 4) {
         let tree = Tree::new(1 << 20);
         let shared = Shared::new(&tree, &params, &priors, &pos, None, &stop, Some(1_000_000));
-        let mut exact = vec![Exact::new()];
+        let mut oracles = vec![Oracle::new()];
         let totals = shared.run(
-            &mut exact,
+            &mut oracles,
             1,
             &Limits::default(),
             Instant::now(),

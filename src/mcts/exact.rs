@@ -10,23 +10,21 @@
 //!
 //! The check costs one flood fill ([`is_decided`]) on positions that are not decided, so it runs
 //! at every new leaf and after every playout move. The solver runs only on decided positions, each
-//! call with a small node budget ([`LOOKUP_NODES`]) so that a hard region cannot stall a playout;
+//! call with a small node budget ([`SearchParams::endgame_nodes`]) so that a hard region cannot
+//! stall a playout;
 //! its transposition table keeps what earlier calls proved about region shapes, so the next call
 //! on a similar position starts from there. When the budget leaves the winner open, the proven
 //! bounds still say more than the territory evaluation (which counts squares, not moves): their
 //! midpoints' difference, mapped to a probability as the evaluation maps a sealed territory count.
 //!
-//! Each search thread owns an [`Exact`]; nothing here is shared. Its solver's table (1.3 MB, on
+//! Each search thread owns an [`Oracle`]; nothing here is shared. Its solver's table (1.3 MB, on
 //! top of the tree's memory) is made at the first decided position the thread meets and kept
 //! between searches.
 
+use super::params::SearchParams;
 use crate::endgame::{is_decided, Budget, MovesLeft, Outcome, Score, Solver};
-use crate::eval::{EvalParams, Evaluation};
+use crate::eval::{win_probability, EvalParams, Evaluation};
 use crate::position::Position;
-
-/// Solver nodes one look-up inside the search may spend (about a millisecond at worst; most
-/// decided positions need a few dozen nodes, or none when the table already knows the regions).
-pub const LOOKUP_NODES: u64 = 1_000;
 /// Entries of the solver's transposition table per thread: `2^TABLE_BITS` of 40 bytes (1.3 MB).
 const TABLE_BITS: u32 = 15;
 /// Entries of the per-thread cache of decided positions' values: `2^CACHE_BITS` of 16 bytes.
@@ -66,22 +64,22 @@ struct CacheEntry {
 /// A search thread's exact-endgame state: a solver with its table, and a small cache of the
 /// verdicts of decided positions by hash (leaves are revisited, and playouts often end in the
 /// same few sealed positions).
-pub struct Exact {
+pub struct Oracle {
     /// Created at the first decided position (threads that never meet one allocate nothing).
     solver: Option<Solver>,
     cache: Box<[CacheEntry]>,
 }
 
-impl Default for Exact {
-    fn default() -> Exact {
-        Exact::new()
+impl Default for Oracle {
+    fn default() -> Oracle {
+        Oracle::new()
     }
 }
 
-impl Exact {
+impl Oracle {
     /// An empty cache; the solver comes when first needed.
-    pub fn new() -> Exact {
-        Exact {
+    pub fn new() -> Oracle {
+        Oracle {
             solver: None,
             cache: vec![CacheEntry::default(); 1 << CACHE_BITS].into_boxed_slice(),
         }
@@ -93,30 +91,35 @@ impl Exact {
             .get_or_insert_with(|| Solver::with_table_bits(TABLE_BITS))
     }
 
-    /// What is known about `pos` for its side to move: finished and decided positions are
-    /// proven when the solver settles the winner within [`LOOKUP_NODES`].
+    /// What is known about `pos` for its side to move: finished positions are lost, decided ones
+    /// proven when the solver settles the winner within `params.endgame_nodes` (0: decided
+    /// positions are left open).
     #[inline]
-    pub fn verdict(&mut self, pos: &Position, eval: &EvalParams) -> Verdict {
+    pub fn verdict(&mut self, pos: &Position, params: &SearchParams) -> Verdict {
         if !pos.has_legal_move() {
             return Verdict::Proven(0.0);
         }
-        if !is_decided(pos) {
+        if params.endgame_nodes == 0 || !is_decided(pos) {
             return Verdict::Open;
         }
-        self.decided(pos, eval)
+        self.decided(pos, params)
     }
 
     /// The value of a decided (or finished) position for its side to move: exact when the solver
-    /// settles the winner, else estimated from the bounds.
+    /// settles the winner, else estimated from the bounds (the evaluation's win probability when
+    /// `params.endgame_nodes` is 0).
     #[inline]
-    pub fn decided_value(&mut self, pos: &Position, eval: &EvalParams) -> f32 {
-        self.decided(pos, eval)
+    pub fn decided_value(&mut self, pos: &Position, params: &SearchParams) -> f32 {
+        if params.endgame_nodes == 0 {
+            return win_probability(pos, &params.eval);
+        }
+        self.decided(pos, params)
             .value()
             .expect("a decided position has a value")
     }
 
     /// The verdict of a decided (or finished) position, from the cache or the solver.
-    fn decided(&mut self, pos: &Position, eval: &EvalParams) -> Verdict {
+    fn decided(&mut self, pos: &Position, params: &SearchParams) -> Verdict {
         let key = (pos.hash() ^ (pos.size() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).max(1);
         let slot = key as usize & (self.cache.len() - 1);
         let entry = self.cache[slot];
@@ -127,8 +130,11 @@ impl Exact {
                 Verdict::Bounded(entry.value)
             };
         }
-        let verdict = match self.solver().outcome(pos, Budget::nodes(LOOKUP_NODES)) {
-            Outcome::Decided(score) => score_verdict(&score, eval),
+        let verdict = match self
+            .solver()
+            .outcome(pos, Budget::nodes(params.endgame_nodes))
+        {
+            Outcome::Decided(score) => score_verdict(&score, &params.eval),
             Outcome::NotDecided => unreachable!("only decided positions are solved"),
         };
         let (value, proven) = match verdict {
@@ -176,13 +182,13 @@ mod tests {
     use super::*;
     use crate::color::Color;
 
-    fn params() -> EvalParams {
-        EvalParams::default()
+    fn params() -> SearchParams {
+        SearchParams::default()
     }
 
     #[test]
     fn open_finished_and_decided_positions() {
-        let mut x = Exact::new();
+        let mut x = Oracle::new();
         let p = params();
         assert_eq!(x.verdict(&Position::standard(), &p), Verdict::Open);
         // Black to move, walled in: lost.
@@ -201,11 +207,18 @@ mod tests {
         let win: Position = "xxx1B/xxxxx/xxxxx/xxxxx/W3x w".parse().unwrap();
         assert_eq!(x.verdict(&win, &p), Verdict::Proven(1.0));
         assert_eq!(x.decided_value(&win, &p), 1.0);
+        // Without a solver budget only finished games are known.
+        let off = SearchParams {
+            endgame_nodes: 0,
+            ..SearchParams::default()
+        };
+        assert_eq!(Oracle::new().verdict(&win, &off), Verdict::Open);
+        assert_eq!(x.verdict(&lost, &off), Verdict::Proven(0.0));
     }
 
     #[test]
     fn bounds_that_leave_the_winner_open_give_an_estimate() {
-        let p = params();
+        let p = EvalParams::default();
         let score = |a: (u32, u32), b: (u32, u32)| Score {
             side_to_move: Color::White,
             to_move: MovesLeft { lo: a.0, hi: a.1 },

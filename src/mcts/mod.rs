@@ -23,7 +23,7 @@ use crate::game::Game;
 use crate::mv::Move;
 use crate::player::{Decision, Limits, MoveStats, Player, PlayerConfig, SearchReport};
 use crate::position::Position;
-use exact::Exact;
+use exact::Oracle;
 use node::{PROVEN_LOSS, PROVEN_WIN};
 use ordering::{Orderer, RankPrior, Ranking};
 pub use params::SearchParams;
@@ -38,20 +38,22 @@ use tree::Tree;
 /// ordering of a 10x10 opening position takes a few milliseconds).
 const QUICK_SEARCH: Duration = Duration::from_millis(50);
 
+/// Longest perfect fill-in reported as the principal variation of a decided position.
+const FILL_PV_LENGTH: usize = 20;
+
 /// The Monte Carlo tree search player.
 pub struct MctsPlayer {
     tree: Tree,
     params: SearchParams,
     priors: RankPrior,
-    threads: usize,
+    /// One per search thread (the first also plays the fill-in of decided positions).
+    oracles: Vec<Oracle>,
     seed: Option<u64>,
     entropy: SmallRng,
     orderer: Orderer,
     /// The game (start and moves) whose current position is the tree's root.
     root_game: Option<(Position, Vec<Move>)>,
     totals: Totals,
-    /// Exact-endgame state, one per search thread (the first also answers decided roots).
-    exact: Vec<Exact>,
 }
 
 impl MctsPlayer {
@@ -61,13 +63,14 @@ impl MctsPlayer {
             tree: Tree::new(config.memory_mb.saturating_mul(1 << 20)),
             priors: RankPrior::new(config.search.prior_decay),
             params: config.search.clone(),
-            threads: config.threads.max(1),
+            oracles: (0..config.threads.max(1))
+                .map(|_| Oracle::default())
+                .collect(),
             seed: config.seed,
             entropy: SmallRng::from_entropy(),
             orderer: Orderer::default(),
             root_game: None,
             totals: Totals::default(),
-            exact: (0..config.threads.max(1)).map(|_| Exact::new()).collect(),
         }
     }
 
@@ -96,26 +99,12 @@ impl MctsPlayer {
         self.root_game = Some((game.start().clone(), game.moves().to_vec()));
     }
 
-    /// The seed of the next search: derived from the configured seed and the game, or random.
-    fn next_seed(&mut self, game: &Game) -> u64 {
-        match self.seed {
-            Some(s) => {
-                s ^ game.position().hash()
-                    ^ (game.moves().len() as u64).wrapping_mul(0xA24B_AED4_963E_E407)
-            }
-            None => self.entropy.next_u64(),
-        }
-    }
-}
-
-/// Longest perfect fill-in reported as the principal variation of a decided position.
-const FILL_PV_LENGTH: usize = 20;
-
-impl MctsPlayer {
-    /// The answer in a decided position, without searching: the solver's perfect fill-in move
-    /// (it keeps the side's moves left maximal), with win rate 1 or 0 once the winner is proven
-    /// (an estimate from the bounds otherwise). `None` if the solver found no move (it always
-    /// does when the side to move can move).
+    /// In a decided position, the answer without searching: the solver's perfect fill-in move
+    /// (it keeps the side's moves left maximal, which also maximises the margin of a win and
+    /// gives a lost game its best chance), with win rate 1 or 0 once the winner is proven (an
+    /// estimate from the bounds otherwise). `None` when the position is not decided, the fill-in
+    /// is off (`endgame_root_nodes` 0), or the solver found no move (it always does when the side
+    /// to move can move).
     fn fill_in(
         &mut self,
         pos: &Position,
@@ -123,22 +112,25 @@ impl MctsPlayer {
         start: Instant,
         on_report: &mut dyn FnMut(&SearchReport),
     ) -> Option<Decision> {
-        // The default budget solves regions of 25 squares in milliseconds; only rare large
-        // defective ones need more, and then half the hard limit is all they get.
-        let budget = match limits.hard {
-            Some(h) => Budget::default().until(start + h / 2),
-            None => Budget::default(),
-        };
-        let exact = &mut self.exact[0];
-        let mv = exact.solver().perfect_move(pos, budget)?;
-        let score = exact.solver().outcome(pos, budget).score()?;
+        if self.params.endgame_root_nodes == 0 || !is_decided(pos) {
+            return None;
+        }
+        // The default 2,000,000 nodes solve regions of 25 squares in milliseconds; only rare
+        // large defective ones need more, and then half the hard limit is all they get.
+        let mut budget = Budget::nodes(self.params.endgame_root_nodes);
+        if let Some(hard) = limits.hard {
+            budget = budget.until(start + hard / 2);
+        }
+        let oracle = &mut self.oracles[0];
+        let mv = oracle.solver().perfect_move(pos, budget)?;
+        let score = oracle.solver().outcome(pos, budget).score()?;
         let winrate = exact::score_verdict(&score, &self.params.eval).value();
         // The fill-in that follows, both sides playing perfectly.
         let mut pv = vec![mv];
         let mut line = pos.clone();
         line.make(mv);
         while pv.len() < FILL_PV_LENGTH {
-            match exact.solver().perfect_move(&line, budget) {
+            match oracle.solver().perfect_move(&line, budget) {
                 Some(m) => {
                     line.make(m);
                     pv.push(m);
@@ -170,6 +162,17 @@ impl MctsPlayer {
             report,
         })
     }
+
+    /// The seed of the next search: derived from the configured seed and the game, or random.
+    fn next_seed(&mut self, game: &Game) -> u64 {
+        match self.seed {
+            Some(s) => {
+                s ^ game.position().hash()
+                    ^ (game.moves().len() as u64).wrapping_mul(0xA24B_AED4_963E_E407)
+            }
+            None => self.entropy.next_u64(),
+        }
+    }
 }
 
 impl Player for MctsPlayer {
@@ -192,10 +195,8 @@ impl Player for MctsPlayer {
                 },
             };
         }
-        if is_decided(&pos) {
-            if let Some(d) = self.fill_in(&pos, limits, start, on_report) {
-                return d;
-            }
+        if let Some(d) = self.fill_in(&pos, limits, start, on_report) {
+            return d;
         }
         self.sync(game);
         let quick = limits.hard.is_some_and(|h| h < QUICK_SEARCH);
@@ -211,13 +212,7 @@ impl Player for MctsPlayer {
             stop,
             limits.playouts,
         );
-        self.totals = shared.run(
-            &mut self.exact[..self.threads],
-            seed,
-            limits,
-            start,
-            on_report,
-        );
+        self.totals = shared.run(&mut self.oracles, seed, limits, start, on_report);
         let report = search::report(&self.tree, self.totals.playouts, start.elapsed());
         let root = self.tree.root();
         let (mv, winrate) = match self.tree.best_child(root) {

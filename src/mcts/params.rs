@@ -42,6 +42,10 @@ pub struct SearchParams {
     /// Once a node has this many visits, its further children are chosen by one-ply evaluation
     /// of every move.
     pub full_ordering_visits: u32,
+    /// Endgame solver nodes spent on a decided leaf to prove its winner (0: never).
+    pub endgame_nodes: u64,
+    /// Endgame solver nodes for choosing the fill-in move when the position to play is decided.
+    pub endgame_root_nodes: u64,
 }
 
 impl Default for SearchParams {
@@ -62,6 +66,8 @@ impl Default for SearchParams {
             refine_visits: 16,
             refine_candidates: 128,
             full_ordering_visits: 4000,
+            endgame_nodes: 5_000,
+            endgame_root_nodes: 2_000_000,
         }
     }
 }

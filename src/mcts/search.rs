@@ -9,7 +9,7 @@
 //! expansion and widening are claimed by compare-and-swap, and each thread counts its playouts
 //! locally and adds them to the shared counters in batches.
 
-use super::exact::{Exact, Verdict};
+use super::exact::{Oracle, Verdict};
 use super::node::{Node, VirtualLoss, PROVEN_LOSS, PROVEN_WIN};
 use super::ordering::{Orderer, RankPrior, Ranking};
 use super::params::SearchParams;
@@ -87,32 +87,31 @@ impl<'t> Shared<'t> {
         }
     }
 
-    /// Runs the search on one thread per element of `exact` (the caller's included; each thread
-    /// uses its own endgame state) until `limits` or `stop` end it, calling `on_report` from the
-    /// calling thread about every `limits.report_interval`. `seed` makes a one-thread search with
-    /// a playout limit reproducible.
+    /// Runs the search on one thread per oracle (the caller's included) until `limits` or `stop`
+    /// end it, calling `on_report` from the calling thread about every `limits.report_interval`.
+    /// `seed` makes a one-thread search with a playout limit reproducible.
     pub fn run(
         &self,
-        exact: &mut [Exact],
+        oracles: &mut [Oracle],
         seed: u64,
         limits: &Limits,
         start: Instant,
         on_report: &mut dyn FnMut(&SearchReport),
     ) -> Totals {
         let thread_seed = |t: u64| seed ^ t.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let (first, others) = exact
+        let (first, others) = oracles
             .split_first_mut()
             .expect("a search has at least one thread");
         std::thread::scope(|scope| {
-            for (t, exact) in others.iter_mut().enumerate() {
+            for (t, oracle) in others.iter_mut().enumerate() {
                 let seed = thread_seed(t as u64 + 1);
                 scope.spawn(move || {
-                    let mut w = Worker::new(self, exact, seed);
+                    let mut w = Worker::new(self, seed, oracle);
                     while w.playout() {}
                     w.flush();
                 });
             }
-            let mut w = Worker::new(self, first, thread_seed(0));
+            let mut w = Worker::new(self, thread_seed(0), first);
             let mut last_report = start;
             loop {
                 let mut running = true;
@@ -257,7 +256,7 @@ pub fn report(tree: &Tree, playouts: u64, elapsed: Duration) -> SearchReport {
 #[repr(align(64))]
 struct Worker<'s, 't> {
     shared: &'s Shared<'t>,
-    exact: &'s mut Exact,
+    oracle: &'s mut Oracle,
     rng: SmallRng,
     path: Vec<u32>,
     guards: Vec<VirtualLoss<'t>>,
@@ -269,10 +268,10 @@ struct Worker<'s, 't> {
 }
 
 impl<'s, 't> Worker<'s, 't> {
-    fn new(shared: &'s Shared<'t>, exact: &'s mut Exact, seed: u64) -> Self {
+    fn new(shared: &'s Shared<'t>, seed: u64, oracle: &'s mut Oracle) -> Self {
         Worker {
             shared,
-            exact,
+            oracle,
             rng: SmallRng::seed_from_u64(seed),
             path: Vec::with_capacity(64),
             guards: Vec::with_capacity(64),
@@ -320,7 +319,7 @@ impl<'s, 't> Worker<'s, 't> {
                 break if proof & PROVEN_WIN != 0 { 0.0 } else { 1.0 };
             }
             let Some(list) = tree.children(node) else {
-                let verdict = self.exact.verdict(&pos, &s.params.eval);
+                let verdict = self.oracle.verdict(&pos, s.params);
                 if let Verdict::Proven(v) = verdict {
                     node.set_proof(if v == 0.0 { PROVEN_WIN } else { PROVEN_LOSS });
                     break v;
@@ -538,7 +537,7 @@ impl<'s, 't> Worker<'s, 't> {
             }
         }
         let v = if decided {
-            self.exact.decided_value(pos, &p.eval)
+            self.oracle.decided_value(pos, p)
         } else {
             win_probability(pos, &p.eval)
         };
