@@ -1,5 +1,7 @@
-//! The greedy player: the move with the best static evaluation one ply ahead.
+//! The greedy player: the move with the best static evaluation one ply ahead, and the perfect
+//! fill-in once the position is decided.
 
+use crate::endgame::{is_decided, Budget, Solver};
 use crate::eval::{evaluate, EvalParams};
 use crate::game::Game;
 use crate::mv::Move;
@@ -15,10 +17,12 @@ const CHECK_EVERY: usize = 256;
 const REPORTED_MOVES: usize = 10;
 
 /// Plays the move after which the evaluation is best for it (a finishing move first); ties are
-/// broken at random (reproducibly when seeded).
+/// broken at random (reproducibly when seeded). In a decided position it plays the exact
+/// endgame's perfect fill-in instead.
 pub struct GreedyPlayer {
     params: EvalParams,
     rng: SmallRng,
+    solver: Solver,
 }
 
 impl GreedyPlayer {
@@ -30,6 +34,7 @@ impl GreedyPlayer {
                 Some(s) => SmallRng::seed_from_u64(s),
                 None => SmallRng::from_entropy(),
             },
+            solver: Solver::with_table_bits(15),
         }
     }
 }
@@ -44,6 +49,36 @@ impl Player for GreedyPlayer {
     ) -> Decision {
         let start = Instant::now();
         let mut pos = game.position().clone();
+        if is_decided(&pos) {
+            let budget = match limits.hard {
+                Some(h) => Budget::default().until(start + h / 2),
+                None => Budget::default(),
+            };
+            if let Some(m) = self.solver.perfect_move(&pos, budget) {
+                let winrate = self.solver.outcome(&pos, budget).winner().map(|w| {
+                    if w == pos.side_to_move() {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                });
+                return Decision {
+                    mv: Some(m),
+                    winrate,
+                    report: SearchReport {
+                        moves: vec![MoveStats {
+                            mv: m,
+                            visits: 0,
+                            winrate: winrate.unwrap_or(0.5),
+                            prior: 1.0,
+                            pv: vec![m],
+                        }],
+                        playouts: 0,
+                        elapsed: start.elapsed(),
+                    },
+                };
+            }
+        }
         let moves = pos.legal_moves();
         let mut scored: Vec<(f32, f32, Move)> = Vec::with_capacity(moves.len());
         for (i, &m) in moves.iter().enumerate() {

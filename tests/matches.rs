@@ -504,7 +504,28 @@ fn ctrl_c_stops_and_still_summarises() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // Interrupt once the first game has finished (not after a fixed sleep: on a loaded machine
+    // start-up can take longer), and keep draining stderr so the runner never blocks on it.
+    let mut child = child;
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let drain = std::thread::spawn(move || {
+        use std::io::BufRead;
+        let mut all = String::new();
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if line.starts_with("game ") {
+                let _ = tx.send(());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(60))
+        .expect("a first game within a minute");
     let killed = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -513,7 +534,8 @@ fn ctrl_c_stops_and_still_summarises() {
     let start = std::time::Instant::now();
     let out = child.wait_with_output().unwrap();
     let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let stderr = drain.join().unwrap();
+    assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(stdout.contains("Ended: interrupted"), "{stdout}");
     assert!(start.elapsed() < std::time::Duration::from_secs(30));
 }

@@ -155,6 +155,10 @@ pub fn run_match(
             }
         }
     });
+    // Workers that see the stop between games end before the loop above looks at the flag.
+    if stop.load(Ordering::Relaxed) && ending == Ending::Completed {
+        ending = Ending::Interrupted;
+    }
     Ok(MatchResult {
         tally,
         ending,

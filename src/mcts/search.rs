@@ -9,12 +9,13 @@
 //! expansion and widening are claimed by compare-and-swap, and each thread counts its playouts
 //! locally and adds them to the shared counters in batches.
 
-use super::exact::Oracle;
+use super::exact::{Oracle, Verdict};
 use super::node::{Node, VirtualLoss, PROVEN_LOSS, PROVEN_WIN};
 use super::ordering::{Orderer, RankPrior, Ranking};
 use super::params::SearchParams;
 use super::playout::playout_move;
 use super::tree::{ChildList, NewChild, Tree, FIRST_BLOCK, ROOT};
+use crate::endgame::is_decided;
 use crate::eval::win_probability;
 use crate::mv::Move;
 use crate::player::{Limits, MoveStats, SearchReport};
@@ -323,12 +324,12 @@ impl<'s, 't> Worker<'s, 't> {
             }
             let Some(list) = tree.children(node) else {
                 // The root is always expanded (it has moves), so its moves get statistics.
-                let known = if at == ROOT {
-                    None
+                let verdict = if at == ROOT {
+                    Verdict::Open
                 } else {
-                    self.oracle.known_value(&pos, s.params.endgame_nodes)
+                    self.oracle.verdict(&pos, s.params)
                 };
-                if let Some(v) = known {
+                if let Verdict::Proven(v) = verdict {
                     node.set_proof(if v == 0.0 { PROVEN_WIN } else { PROVEN_LOSS });
                     break v;
                 }
@@ -336,7 +337,11 @@ impl<'s, 't> Worker<'s, 't> {
                 if ready && !tree.is_full() && self.expand(node, at == ROOT, &pos) {
                     continue;
                 }
-                break self.rollout(&mut pos);
+                // A decided position needs no playout: its bounds say more than random fills.
+                break match verdict.value() {
+                    Some(v) => v,
+                    None => self.rollout(&mut pos),
+                };
             };
             let c = self.select(node, list, at == ROOT, &pos);
             let child = tree.node(c);
@@ -522,20 +527,31 @@ impl<'s, 't> Worker<'s, 't> {
         );
     }
 
-    /// Plays policy moves from `pos` and evaluates; the value is for `pos`'s side to move.
+    /// Plays policy moves from `pos` and evaluates; the value is for `pos`'s side to move. The
+    /// playout ends early, scored by the exact endgame, once the position is decided.
     fn rollout(&mut self, pos: &mut Position) -> f32 {
         let p = self.shared.params;
         let me = pos.side_to_move();
+        // The starting position is not decided (the caller checked).
+        let mut decided = false;
         for _ in 0..p.playout_depth {
             match playout_move(pos, &mut self.rng, p.playout_candidates) {
                 Some(m) => {
                     pos.make(m);
                     self.nodes += 1;
+                    decided = is_decided(pos);
+                    if decided {
+                        break;
+                    }
                 }
                 None => return if pos.side_to_move() == me { 0.0 } else { 1.0 },
             }
         }
-        let v = win_probability(pos, &p.eval);
+        let v = if decided {
+            self.oracle.decided_value(pos, p)
+        } else {
+            win_probability(pos, &p.eval)
+        };
         if pos.side_to_move() == me {
             v
         } else {
