@@ -151,10 +151,10 @@ impl Referee<'_, '_> {
         self.forfeit(color, kind, why)
     }
 
-    /// Sends a command that must succeed.
-    fn must(&mut self, color: Color, command: &str) -> Result<Reply, Stop> {
+    /// Sends a command; a failure to get any answer (crash, hang) ends the game.
+    fn send(&mut self, color: Color, command: &str) -> Result<Reply, Stop> {
         let stop = self.stop;
-        let reply = self.engines[color.index()]
+        self.engines[color.index()]
             .command(command, self.settings.hang_timeout, stop)
             .map_err(|e| {
                 self.client_failure(
@@ -163,7 +163,12 @@ impl Referee<'_, '_> {
                     self.settings.hang_timeout,
                     e,
                 )
-            })?;
+            })
+    }
+
+    /// Sends a command that must succeed.
+    fn must(&mut self, color: Color, command: &str) -> Result<Reply, Stop> {
+        let reply = self.send(color, command)?;
         if !reply.success {
             return Err(self.forfeit(
                 color,
@@ -177,18 +182,7 @@ impl Referee<'_, '_> {
     /// Sends a command the engine may reject (the time commands are optional in GTP: an engine
     /// without them still plays under the referee's clock).
     fn may(&mut self, color: Color, command: &str) -> Result<(), Stop> {
-        let stop = self.stop;
-        self.engines[color.index()]
-            .command(command, self.settings.hang_timeout, stop)
-            .map_err(|e| {
-                self.client_failure(
-                    color,
-                    &format!("'{command}'"),
-                    self.settings.hang_timeout,
-                    e,
-                )
-            })?;
-        Ok(())
+        self.send(color, command).map(|_| ())
     }
 
     fn setup(&mut self, color: Color, opening: &Opening) -> Result<(), Stop> {
