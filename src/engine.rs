@@ -237,14 +237,24 @@ impl Engine {
         self.game.undo().ok_or(EngineError::NothingToUndo)
     }
 
-    /// Sets the time control; both sides get its full time.
+    /// Sets the time control; both sides get its full time. What was learned about the
+    /// controller's latency is kept.
     pub fn set_time_control(&mut self, control: TimeControl) {
-        self.clock = Clock::new(control);
+        self.clock = self.clock.with_control(control);
     }
 
-    /// Records a `time_left` report (see [`Clock::set_left`]).
-    pub fn set_time_left(&mut self, color: Color, time: Duration, stones: u32) {
-        self.clock.set_left(color, time, stones);
+    /// Records a `time_left` report whose time was written to a precision of `unit` (see
+    /// [`Clock::set_left`]).
+    pub fn set_time_left(&mut self, color: Color, time: Duration, stones: u32, unit: Duration) {
+        self.clock.set_left(color, time, stones, unit);
+        let t = self.clock.side(color);
+        log::debug!(
+            "time_left {color}: {:.3} s (precision {:.3} s), lag learned {:.3} s, buffer {:.3} s",
+            t.current().as_secs_f64(),
+            t.precision.as_secs_f64(),
+            self.clock.lag().learned().as_secs_f64(),
+            self.clock.lag_buffer().as_secs_f64()
+        );
     }
 
     /// The limits for the side to move's next move, if its thinking started at `started`.
@@ -466,7 +476,12 @@ mod tests {
         e.set_time_control(TimeControl::Absolute {
             main: Duration::from_secs(60),
         });
-        e.set_time_left(Color::White, Duration::from_secs(3), 0);
+        e.set_time_left(
+            Color::White,
+            Duration::from_secs(3),
+            0,
+            Duration::from_secs(1),
+        );
         genmove(&mut e, Color::White).unwrap();
         e.clear_board();
         assert_eq!(e.position(), &Position::start(8).unwrap());
