@@ -49,6 +49,9 @@ pub struct SearchReport {
     pub moves: Vec<MoveStats>,
     /// Playouts done so far for this decision.
     pub playouts: u64,
+    /// Positions visited so far for this decision (tree nodes walked plus playout moves; 0 for
+    /// players that do not count them). At one thread the final count is `bench`'s signature.
+    pub nodes: u64,
     /// Time spent so far.
     pub elapsed: Duration,
 }

@@ -153,6 +153,7 @@ impl MctsPlayer {
                 pv,
             }],
             playouts: 0,
+            nodes: 0,
             elapsed: start.elapsed(),
         };
         if limits.report_interval.is_some() {
@@ -219,7 +220,12 @@ impl Player for MctsPlayer {
             limits.playouts,
         );
         self.totals = shared.run(&mut self.oracles, seed, limits, start, on_report);
-        let report = search::report(&self.tree, self.totals.playouts, start.elapsed());
+        let report = search::report(
+            &self.tree,
+            self.totals.playouts,
+            self.totals.nodes,
+            start.elapsed(),
+        );
         let root = self.tree.root();
         let (mv, winrate) = match self.tree.best_child(root) {
             Some(c) => {
