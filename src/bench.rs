@@ -5,7 +5,7 @@
 //! speeds printed with it are the machine's and vary from run to run.
 
 use crate::engine::{Engine, Go};
-use crate::player::PlayerKind;
+use crate::player_kind::PlayerKind;
 use crate::position::Position;
 use crate::settings::Settings;
 use std::io::{self, Write};

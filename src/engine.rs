@@ -2,7 +2,7 @@
 //!
 //! The protocol layer talks only to this. Every method either succeeds or returns an
 //! [`EngineError`] and leaves the engine exactly as it was. Moves are chosen by a [`Player`] built
-//! by [`player::build`]; the facade turns the clock into limits, checks what the player returns,
+//! by [`player_kind::build`]; the facade turns the clock into limits, checks what the player returns,
 //! plays it and decides about resigning.
 //!
 //! Searches run on their own thread, driven the way Stockfish's engine drives its threads:
@@ -15,7 +15,8 @@ use crate::color::Color;
 use crate::endgame::{self, Outcome, RegionReport, Score};
 use crate::game::Game;
 use crate::mv::{IllegalMoveError, Move};
-use crate::player::{self, Decision, Limits, Player, SearchReport};
+use crate::player::{Decision, Limits, Player, SearchReport};
+use crate::player_kind;
 use crate::position::Position;
 use crate::settings::{OptionError, Settings, RESIGN_AFTER};
 use crate::sgf::{self, GameInfo, Record};
@@ -203,7 +204,7 @@ impl Drop for Engine {
 impl Engine {
     /// An engine at the standard 10x10 start, untimed, with a player built from `settings`.
     pub fn new(settings: Settings) -> Engine {
-        let player = player::build(settings.player, &settings.player_config());
+        let player = player_kind::build(settings.player, &settings.player_config());
         Engine {
             settings,
             game: Game::new(Position::standard()),
@@ -214,7 +215,7 @@ impl Engine {
         }
     }
 
-    /// An engine with a player supplied by the caller (for players outside `player::build`, and
+    /// An engine with a player supplied by the caller (for players outside `player_kind::build`, and
     /// for tests). Changing a player setting later replaces it with a built one.
     pub fn with_player(settings: Settings, player: Box<dyn Player>) -> Engine {
         let mut engine = Engine::new(settings);
@@ -234,7 +235,7 @@ impl Engine {
         next.set(name, value).map_err(EngineError::Option)?;
         self.cancel();
         if self.settings.needs_new_player(&next) {
-            self.player = Some(player::build(next.player, &next.player_config()));
+            self.player = Some(player_kind::build(next.player, &next.player_config()));
         }
         self.settings = next;
         Ok(())
@@ -456,7 +457,7 @@ impl Engine {
                 decision
             }
             Err(_) => {
-                self.player = Some(player::build(
+                self.player = Some(player_kind::build(
                     self.settings.player,
                     &self.settings.player_config(),
                 ));
@@ -589,7 +590,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::PlayerKind;
+    use crate::player_kind::PlayerKind;
 
     fn engine() -> Engine {
         Engine::new(Settings {

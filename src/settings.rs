@@ -1,7 +1,7 @@
 //! Engine settings: one table of named options, set from command-line flags at start-up or with
 //! `set_option NAME VALUE` at run time, and shown by `get_option` / `list_options`.
 
-use crate::player::{PlayerConfig, PlayerKind};
+use crate::player_kind::{PlayerConfig, PlayerKind};
 use crate::time::DEFAULT_MOVE_OVERHEAD;
 use clap::ValueEnum;
 use std::fmt;
