@@ -8,8 +8,23 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The fake engine: the example `fake_engine`, which `cargo test` builds beside this test's
+/// directory (`target/<profile>/examples`).
 fn fake_engine() -> String {
-    quote(env!("CARGO_BIN_EXE_hippolyta-fake-engine"))
+    let exe = std::env::current_exe().unwrap();
+    let path = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .unwrap()
+        .join("examples")
+        .join(format!("fake_engine{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: `cargo test` builds it; alone, build it with \
+         `cargo build --release --example fake_engine`",
+        path.display()
+    );
+    quote(path.to_str().unwrap())
 }
 
 fn engine(args: &str) -> String {
