@@ -35,6 +35,10 @@ enum Command {
     Match(Box<hippolyta::matches::MatchArgs>),
     /// Time the exact endgame solver on random one-side regions of 10, 15, 20 and 25 squares.
     EndgameBench(hippolyta::endgame::bench::BenchArgs),
+    /// Play Hippolyta against itself and write training data (see the README section "Training").
+    Selfplay(Box<hippolyta::learn::selfplay::SelfplayArgs>),
+    /// Fit the move-ordering and evaluation weights to self-play data and write the weights file.
+    Train(Box<hippolyta::learn::train::TrainArgs>),
     /// Search fixed positions with a fixed playout budget; prints a signature and the speed.
     Bench {
         /// Search threads.
@@ -59,6 +63,19 @@ fn main() -> ExitCode {
             divide: split,
         }) => run_perft(depth, position, split),
         Some(Command::Match(args)) => hippolyta::matches::run_cli(&args),
+        Some(Command::Selfplay(args)) => report(
+            hippolyta::learn::selfplay::run(&args, &mut std::io::stderr()).map(|s| {
+                eprintln!(
+                    "selfplay: {} games, {} positions in {:.1} s",
+                    s.games,
+                    s.positions,
+                    s.elapsed.as_secs_f64()
+                )
+            }),
+        ),
+        Some(Command::Train(args)) => {
+            report(hippolyta::learn::train::run(&args, &mut std::io::stderr()).map(|_| ()))
+        }
         Some(Command::EndgameBench(args)) => {
             print!("{}", hippolyta::endgame::bench::run(args.into()));
             ExitCode::SUCCESS
@@ -69,6 +86,17 @@ fn main() -> ExitCode {
             position,
         }) => run_bench(threads, playouts, position),
         None => run_protocol(&cli.settings),
+    }
+}
+
+/// Exit status of a subcommand, printing its error.
+fn report(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hippolyta: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 

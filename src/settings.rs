@@ -1,6 +1,7 @@
 //! Engine settings: one table of named options, set from command-line flags at start-up or with
 //! `set_option NAME VALUE` at run time, and shown by `get_option` / `list_options`.
 
+use crate::learn::selfplay::WeightsChoice;
 use crate::player::{PlayerConfig, PlayerKind};
 use crate::time::DEFAULT_MOVE_OVERHEAD;
 use clap::ValueEnum;
@@ -38,6 +39,8 @@ pub struct Settings {
     pub move_overhead: Duration,
     /// Think on the opponent's time.
     pub ponder: bool,
+    /// Hand-set or learned move-ordering and evaluation weights.
+    pub weights: WeightsChoice,
 }
 
 impl Default for Settings {
@@ -52,6 +55,7 @@ impl Default for Settings {
             seed: p.seed,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             ponder: false,
+            weights: WeightsChoice::Builtin,
         }
     }
 }
@@ -63,7 +67,7 @@ impl Settings {
             threads: self.threads,
             memory_mb: self.memory_mb,
             seed: self.seed,
-            ..PlayerConfig::default()
+            search: self.weights.weights().search_params(),
         }
     }
 
@@ -95,6 +99,10 @@ impl Settings {
                 )
             }
             "ponder" => self.ponder = parse_switch(value).ok_or(bad(option.values))?,
+            "weights" => {
+                self.weights =
+                    WeightsChoice::from_str(value, true).map_err(|_| bad(option.values))?
+            }
             _ => unreachable!("every option in OPTIONS is handled"),
         }
         Ok(())
@@ -115,6 +123,11 @@ impl Settings {
             "seed" => self.seed.map_or("none".into(), |s| s.to_string()),
             "move_overhead" => self.move_overhead.as_millis().to_string(),
             "ponder" => if self.ponder { "on" } else { "off" }.into(),
+            "weights" => match self.weights {
+                WeightsChoice::Builtin => "builtin",
+                WeightsChoice::Learned => "learned",
+            }
+            .into(),
             _ => unreachable!("every option in OPTIONS is handled"),
         })
     }
@@ -167,6 +180,10 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo {
         name: "ponder",
         values: "on or off",
+    },
+    OptionInfo {
+        name: "weights",
+        values: "builtin or learned",
     },
 ];
 
@@ -310,6 +327,10 @@ pub struct SettingsArgs {
     /// Think on the opponent's time.
     #[arg(long)]
     pub ponder: bool,
+    /// Move-ordering and evaluation weights: the hand-set ones or those learned from self-play
+    /// (`src/learn/weights.txt`).
+    #[arg(long, value_enum, default_value_t = WeightsChoice::Builtin)]
+    pub weights: WeightsChoice,
 }
 
 impl SettingsArgs {
@@ -321,6 +342,7 @@ impl SettingsArgs {
             seed: self.seed,
             move_overhead: Duration::from_millis(self.move_overhead),
             ponder: self.ponder,
+            weights: self.weights,
             ..Settings::default()
         };
         s.set("memory", &self.memory.to_string())?;
@@ -356,13 +378,15 @@ mod tests {
             ("move-overhead", "0", "0"),
             ("ponder", "on", "on"),
             ("Ponder", "off", "off"),
+            ("weights", "learned", "learned"),
+            ("weights", "BUILTIN", "builtin"),
         ];
         for (name, value, want) in cases {
             let mut s = Settings::default();
             s.set(name, value).unwrap();
             assert_eq!(s.get(name).unwrap(), want, "{name} {value}");
         }
-        assert_eq!(OPTIONS.len(), 8);
+        assert_eq!(OPTIONS.len(), 9);
         for o in OPTIONS {
             Settings::default().get(o.name).unwrap();
         }
