@@ -35,6 +35,8 @@ pub struct BenchOptions {
     pub position: Option<Position>,
     /// Tree memory in MiB.
     pub memory_mb: usize,
+    /// Search parameters (by default those of the engine's default weights).
+    pub search: crate::mcts::SearchParams,
 }
 
 impl Default for BenchOptions {
@@ -44,6 +46,9 @@ impl Default for BenchOptions {
             playouts: 20_000,
             position: None,
             memory_mb: 256,
+            search: crate::learn::selfplay::DEFAULT_WEIGHTS
+                .weights()
+                .search_params(),
         }
     }
 }
@@ -77,7 +82,7 @@ pub fn run(options: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchResul
         threads: options.threads,
         memory_mb: options.memory_mb,
         seed: Some(1),
-        ..PlayerConfig::default()
+        search: options.search.clone(),
     });
     let mut total = BenchResult::default();
     for (i, pos) in positions.iter().enumerate() {

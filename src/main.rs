@@ -50,6 +50,9 @@ enum Command {
         /// Search only this position string (e.g. the start, to measure playouts per second).
         #[arg(long)]
         position: Option<String>,
+        /// Search with the hand-set or the learned weights (the signature is the default's).
+        #[arg(long, value_enum, default_value_t = hippolyta::learn::selfplay::DEFAULT_WEIGHTS)]
+        weights: hippolyta::learn::selfplay::WeightsChoice,
     },
 }
 
@@ -84,7 +87,8 @@ fn main() -> ExitCode {
             threads,
             playouts,
             position,
-        }) => run_bench(threads, playouts, position),
+            weights,
+        }) => run_bench(threads, playouts, position, weights),
         None => run_protocol(&cli.settings),
     }
 }
@@ -119,7 +123,12 @@ fn run_protocol(args: &SettingsArgs) -> ExitCode {
     }
 }
 
-fn run_bench(threads: usize, playouts: u64, position: Option<String>) -> ExitCode {
+fn run_bench(
+    threads: usize,
+    playouts: u64,
+    position: Option<String>,
+    weights: hippolyta::learn::selfplay::WeightsChoice,
+) -> ExitCode {
     let position = match position.as_deref().map(str::parse::<Position>) {
         None => None,
         Some(Ok(p)) => Some(p),
@@ -132,6 +141,7 @@ fn run_bench(threads: usize, playouts: u64, position: Option<String>) -> ExitCod
         threads: threads.max(1),
         playouts,
         position,
+        search: weights.weights().search_params(),
         ..Default::default()
     };
     match hippolyta::bench::run(&options, &mut std::io::stdout().lock()) {

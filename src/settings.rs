@@ -1,7 +1,7 @@
 //! Engine settings: one table of named options, set from command-line flags at start-up or with
 //! `set_option NAME VALUE` at run time, and shown by `get_option` / `list_options`.
 
-use crate::learn::selfplay::WeightsChoice;
+use crate::learn::selfplay::{WeightsChoice, DEFAULT_WEIGHTS};
 use crate::player::{PlayerConfig, PlayerKind};
 use crate::time::DEFAULT_MOVE_OVERHEAD;
 use clap::ValueEnum;
@@ -55,7 +55,7 @@ impl Default for Settings {
             seed: p.seed,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             ponder: false,
-            weights: WeightsChoice::Builtin,
+            weights: DEFAULT_WEIGHTS,
         }
     }
 }
@@ -329,7 +329,7 @@ pub struct SettingsArgs {
     pub ponder: bool,
     /// Move-ordering and evaluation weights: the hand-set ones or those learned from self-play
     /// (`src/learn/weights.txt`).
-    #[arg(long, value_enum, default_value_t = WeightsChoice::Builtin)]
+    #[arg(long, value_enum, default_value_t = DEFAULT_WEIGHTS)]
     pub weights: WeightsChoice,
 }
 

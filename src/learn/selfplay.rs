@@ -33,6 +33,10 @@ pub enum WeightsChoice {
     Learned,
 }
 
+/// The weights the engine, `bench` and `selfplay` use unless told otherwise: the learned ones,
+/// which beat the hand-set ones in the gating match (README, "Training").
+pub const DEFAULT_WEIGHTS: WeightsChoice = WeightsChoice::Learned;
+
 impl WeightsChoice {
     /// The weights.
     pub fn weights(self) -> Weights {
@@ -77,7 +81,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 128)]
     pub memory: usize,
     /// The players' weights.
-    #[arg(long, value_enum, default_value_t = WeightsChoice::Builtin)]
+    #[arg(long, value_enum, default_value_t = DEFAULT_WEIGHTS)]
     pub weights: WeightsChoice,
 }
 

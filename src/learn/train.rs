@@ -53,6 +53,20 @@ pub struct TrainArgs {
     /// Weights to start from (and to report the loss before training with).
     #[arg(long, value_enum, default_value_t = WeightsChoice::Builtin)]
     pub start: WeightsChoice,
+    /// Which weights to write fitted; the others are written as they start.
+    #[arg(long, value_enum, default_value_t = FitParts::Both)]
+    pub fit: FitParts,
+}
+
+/// Which part of the weights `train` changes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FitParts {
+    /// The move-ordering (prior) weights and the evaluation weights.
+    Both,
+    /// Only the move-ordering weights.
+    Prior,
+    /// Only the evaluation weights.
+    Eval,
 }
 
 /// Losses before and after fitting.
@@ -472,8 +486,14 @@ pub fn fit(records: &[Record], args: &TrainArgs) -> Result<TrainReport, String> 
         prior,
         eval,
         weights: Weights {
-            ordering: weights_from_vector(&w),
-            eval: eval_from_vector(&v),
+            ordering: match args.fit {
+                FitParts::Eval => start.ordering,
+                _ => weights_from_vector(&w),
+            },
+            eval: match args.fit {
+                FitParts::Prior => start.eval,
+                _ => eval_from_vector(&v),
+            },
         },
     })
 }
@@ -490,9 +510,9 @@ impl TrainReport {
         vec![
             "Fitted weights, written by `hippolyta train` (see the README section \"Training\").".into(),
             format!(
-                "data: {} positions from {} games; seed {}, held out {}, {} negatives, result weight {}, start {:?}",
+                "data: {} positions from {} games; seed {}, held out {}, {} negatives, result weight {}, start {:?}, fit {:?}",
                 self.positions, self.games, args.seed, args.holdout, args.negatives,
-                args.result_weight, args.start
+                args.result_weight, args.start, args.fit
             ),
             format!(
                 "move prior: {} + {} positions; cross-entropy {}; held-out top-1 {:.3} -> {:.3}",
