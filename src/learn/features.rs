@@ -4,7 +4,8 @@
 //! search itself never builds these vectors: it folds the weights into per-square tables, which is
 //! why a fitted model costs the playout rate nothing. A test checks the two agree move by move.
 
-use crate::mcts::ordering::{distance_table, OrderingWeights, LN_1P, NEIGHBOURS};
+use crate::mcts::ordering::{distance_table, LN_1P, NEIGHBOURS};
+use crate::mcts::params::OrderingWeights;
 use crate::mv::Move;
 use crate::position::Position;
 use crate::square::NUM_INDICES;

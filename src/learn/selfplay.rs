@@ -12,7 +12,7 @@ use super::weights::Weights;
 use crate::game::Game;
 use crate::mcts::MctsPlayer;
 use crate::mv::Move;
-use crate::player::{Limits, Player, PlayerConfig};
+use crate::player::{Limits, Player};
 use crate::position::Position;
 use crate::shard::Shard;
 use rand::rngs::SmallRng;
@@ -114,12 +114,7 @@ pub fn play_game(args: &SelfplayArgs, game: u64, weights: &Weights) -> Vec<Recor
             None => break,
         }
     }
-    let mut player = MctsPlayer::new(&PlayerConfig {
-        threads: 1,
-        memory_mb: args.memory,
-        seed: Some(seed),
-        search: weights.search_params(),
-    });
+    let mut player = MctsPlayer::new(1, args.memory, Some(seed), weights.search_params());
     let limits = match args.movetime {
         Some(s) => {
             let d = Duration::from_secs_f64(s.max(0.001));

@@ -7,7 +7,7 @@
 
 use super::features::{weight_vector, weights_from_vector, FEATURE_NAMES, NUM_FEATURES};
 use crate::eval::EvalParams;
-use crate::mcts::ordering::OrderingWeights;
+use crate::mcts::params::OrderingWeights;
 use crate::mcts::SearchParams;
 use std::fmt::Write;
 
