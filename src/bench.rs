@@ -34,6 +34,8 @@ pub struct BenchOptions {
     pub position: Option<Position>,
     /// Tree memory in MiB.
     pub memory_mb: usize,
+    /// The hand-set or the learned weights (by default the engine's default).
+    pub weights: crate::learn::selfplay::WeightsChoice,
 }
 
 impl Default for BenchOptions {
@@ -43,6 +45,7 @@ impl Default for BenchOptions {
             playouts: 20_000,
             position: None,
             memory_mb: 256,
+            weights: crate::learn::selfplay::DEFAULT_WEIGHTS,
         }
     }
 }
@@ -75,6 +78,7 @@ pub fn run(options: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchResul
         playouts: Some(options.playouts),
         player: PlayerKind::Mcts,
         resign: None,
+        weights: options.weights,
         ..Settings::default()
     });
     let mut total = BenchResult::default();

@@ -35,6 +35,10 @@ enum Command {
     Match(Box<hippolyta::matches::MatchArgs>),
     /// Time the exact endgame solver on random one-side regions of 10, 15, 20 and 25 squares.
     EndgameBench(hippolyta::endgame::bench::BenchArgs),
+    /// Play Hippolyta against itself and write training data (see the README section "Training").
+    Selfplay(Box<hippolyta::learn::selfplay::SelfplayArgs>),
+    /// Fit the move-ordering and evaluation weights to self-play data and write the weights file.
+    Train(Box<hippolyta::learn::train::TrainArgs>),
     /// Search fixed positions with a fixed playout budget; prints a signature and the speed.
     Bench {
         /// Search threads.
@@ -46,6 +50,9 @@ enum Command {
         /// Search only this position string (e.g. the start, to measure playouts per second).
         #[arg(long)]
         position: Option<String>,
+        /// Search with the hand-set or the learned weights (the signature is the default's).
+        #[arg(long, value_enum, default_value_t = hippolyta::learn::selfplay::DEFAULT_WEIGHTS)]
+        weights: hippolyta::learn::selfplay::WeightsChoice,
     },
 }
 
@@ -59,6 +66,19 @@ fn main() -> ExitCode {
             divide: split,
         }) => run_perft(depth, position, split),
         Some(Command::Match(args)) => hippolyta::matches::run_cli(&args),
+        Some(Command::Selfplay(args)) => report(
+            hippolyta::learn::selfplay::run(&args, &mut std::io::stderr()).map(|s| {
+                eprintln!(
+                    "selfplay: {} games, {} positions in {:.1} s",
+                    s.games,
+                    s.positions,
+                    s.elapsed.as_secs_f64()
+                )
+            }),
+        ),
+        Some(Command::Train(args)) => {
+            report(hippolyta::learn::train::run(&args, &mut std::io::stderr()).map(|_| ()))
+        }
         Some(Command::EndgameBench(args)) => {
             print!("{}", hippolyta::endgame::bench::run(args.into()));
             ExitCode::SUCCESS
@@ -67,8 +87,20 @@ fn main() -> ExitCode {
             threads,
             playouts,
             position,
-        }) => run_bench(threads, playouts, position),
+            weights,
+        }) => run_bench(threads, playouts, position, weights),
         None => run_protocol(&cli.settings),
+    }
+}
+
+/// Exit status of a subcommand, printing its error.
+fn report(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hippolyta: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -84,7 +116,12 @@ fn run_protocol(args: &SettingsArgs) -> ExitCode {
     }
 }
 
-fn run_bench(threads: usize, playouts: u64, position: Option<String>) -> ExitCode {
+fn run_bench(
+    threads: usize,
+    playouts: u64,
+    position: Option<String>,
+    weights: hippolyta::learn::selfplay::WeightsChoice,
+) -> ExitCode {
     let position = match position.as_deref().map(str::parse::<Position>) {
         None => None,
         Some(Ok(p)) => Some(p),
@@ -97,6 +134,7 @@ fn run_bench(threads: usize, playouts: u64, position: Option<String>) -> ExitCod
         threads,
         playouts,
         position,
+        weights,
         ..Default::default()
     };
     match hippolyta::bench::run(&options, &mut std::io::stdout().lock()) {

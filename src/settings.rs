@@ -1,6 +1,7 @@
 //! Engine settings: one table of named options, set from command-line flags at start-up or with
 //! `set_option NAME VALUE` at run time, and shown by `get_option` / `list_options`.
 
+use crate::learn::selfplay::{WeightsChoice, DEFAULT_WEIGHTS};
 use crate::player_kind::{PlayerConfig, PlayerKind};
 use crate::time::DEFAULT_MOVE_OVERHEAD;
 use clap::ValueEnum;
@@ -38,6 +39,8 @@ pub struct Settings {
     pub move_overhead: Duration,
     /// Think on the opponent's time.
     pub ponder: bool,
+    /// Hand-set or learned move-ordering and evaluation weights.
+    pub weights: WeightsChoice,
 }
 
 impl Default for Settings {
@@ -52,6 +55,7 @@ impl Default for Settings {
             seed: p.seed,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             ponder: false,
+            weights: DEFAULT_WEIGHTS,
         }
     }
 }
@@ -63,7 +67,7 @@ impl Settings {
             threads: self.threads,
             memory_mb: self.memory_mb,
             seed: self.seed,
-            ..PlayerConfig::default()
+            search: self.weights.weights().search_params(),
         }
     }
 
@@ -214,6 +218,19 @@ const PONDER: OptionInfo = OptionInfo {
     get: |s| if s.ponder { "on" } else { "off" }.into(),
 };
 
+const WEIGHTS: OptionInfo = OptionInfo {
+    name: "weights",
+    values: "builtin or learned",
+    store: |s, v| {
+        s.weights = WeightsChoice::from_str(v, true).ok()?;
+        Some(())
+    },
+    get: |s| match s.weights {
+        WeightsChoice::Builtin => "builtin".into(),
+        WeightsChoice::Learned => "learned".into(),
+    },
+};
+
 /// All options, in the order `list_options` shows them.
 pub const OPTIONS: &[OptionInfo] = &[
     THREADS,
@@ -224,6 +241,7 @@ pub const OPTIONS: &[OptionInfo] = &[
     SEED,
     MOVE_OVERHEAD,
     PONDER,
+    WEIGHTS,
 ];
 
 /// The names of the player kinds, as options and flags spell them.
@@ -373,6 +391,10 @@ pub struct SettingsArgs {
     /// Think on the opponent's time.
     #[arg(long)]
     pub ponder: bool,
+    /// Move-ordering and evaluation weights: the hand-set ones or those learned from self-play
+    /// (`src/learn/weights.txt`).
+    #[arg(long, value_enum, default_value_t = DEFAULT_WEIGHTS)]
+    pub weights: WeightsChoice,
 }
 
 impl SettingsArgs {
@@ -385,6 +407,7 @@ impl SettingsArgs {
             seed: self.seed,
             move_overhead: Duration::from_millis(self.move_overhead),
             ponder: self.ponder,
+            weights: self.weights,
             ..Settings::default()
         };
         if let Some(Flag(p)) = self.playouts {
@@ -418,6 +441,8 @@ mod tests {
             ("move_overhead", "120", "120"),
             ("move-overhead", "0", "0"),
             ("ponder", "on", "on"),
+            ("weights", "builtin", "builtin"),
+            ("weights", "LEARNED", "learned"),
             ("Ponder", "off", "off"),
         ];
         for (name, value, want) in cases {
@@ -425,7 +450,7 @@ mod tests {
             s.set(name, value).unwrap();
             assert_eq!(s.get(name).unwrap(), want, "{name} {value}");
         }
-        assert_eq!(OPTIONS.len(), 8);
+        assert_eq!(OPTIONS.len(), 9);
         for o in OPTIONS {
             Settings::default().get(o.name).unwrap();
         }

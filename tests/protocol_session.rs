@@ -239,6 +239,8 @@ fn flags_set_the_options() {
             "--move-overhead",
             "80",
             "--ponder",
+            "--weights",
+            "builtin",
         ],
         b"list_options\n",
     );
@@ -246,7 +248,7 @@ fn flags_set_the_options() {
     assert_eq!(
         out,
         "= threads 2\nmemory 64\nplayouts 500\nresign off\nplayer random\nseed 5\n\
-         move_overhead 80\nponder on\n\n"
+         move_overhead 80\nponder on\nweights builtin\n\n"
     );
     for bad in [
         &["--threads", "0"][..],

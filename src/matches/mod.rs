@@ -8,13 +8,15 @@
 //! Files: `engine_spec` (the `--engine` argument), `shell_words` (splitting command lines),
 //! `engine_process` (subprocess and GTP client), `clock` (time controls), `openings`, `referee`
 //! (one game), `outcome` (how games end), `tally` (the score), `stats` (Elo, LOS), `sprt`,
-//! `runner` (workers and the match loop), `report` (text, JSON, SGF), `interrupt` (Ctrl-C),
+//! `runner` (workers and the match loop), `report` (text, JSON, SGF), `merge` (`--merge`: the
+//! summary of several runs from their JSON lines), `interrupt` (Ctrl-C),
 //! `options` (the command line).
 
 pub mod clock;
 pub mod engine_process;
 pub mod engine_spec;
 pub mod interrupt;
+pub mod merge;
 pub mod openings;
 pub mod options;
 pub mod outcome;
@@ -44,6 +46,14 @@ pub fn run_cli(args: &MatchArgs) -> ExitCode {
 }
 
 fn run_checked(args: &MatchArgs) -> Result<(), String> {
+    if let Some(files) = &args.merge {
+        let sprt = match &args.sprt {
+            Some(words) => Some(sprt::Sprt::parse(words).map_err(|e| e.to_string())?),
+            None => None,
+        };
+        print!("{}", merge::merge(files, sprt)?.summary());
+        return Ok(());
+    }
     let cfg = args.to_config()?;
     if let Some(dir) = &args.sgf_out {
         fs::create_dir_all(dir).map_err(|e| format!("--sgf-out {}: {e}", dir.display()))?;

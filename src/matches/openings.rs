@@ -168,6 +168,14 @@ pub enum OpeningBook {
         /// Base seed.
         seed: u64,
     },
+    /// Part of another book (`--shard I/N`): pair `i` gets the inner book's opening
+    /// `index + count * i`, so the shards of a run play disjoint openings.
+    Shard {
+        /// The whole run's book.
+        book: Box<OpeningBook>,
+        /// This shard.
+        shard: crate::shard::Shard,
+    },
 }
 
 impl OpeningBook {
@@ -204,6 +212,9 @@ impl OpeningBook {
                     .or_else(|| Opening::standard(*size))
                     .expect("the size was checked when the book was made")
             }
+            OpeningBook::Shard { book, shard } => {
+                book.get(shard.index as usize + shard.count as usize * i)
+            }
         }
     }
 
@@ -215,6 +226,7 @@ impl OpeningBook {
             OpeningBook::Random { plies, seed, .. } => {
                 format!("{plies} random plies (seed {seed})")
             }
+            OpeningBook::Shard { book, shard } => format!("{}, shard {shard}", book.describe()),
         }
     }
 }

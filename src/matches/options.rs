@@ -14,7 +14,12 @@ use std::path::PathBuf;
 pub struct MatchArgs {
     /// An engine: a command line ("prog --opt 'a b'"), or key=value words
     /// ("name=new dir=DIR stderr=FILE tc=TC st=SECONDS cmd='prog --opt'"). Give exactly two.
-    #[arg(long = "engine", required = true, num_args = 1, value_name = "SPEC")]
+    #[arg(
+        long = "engine",
+        required_unless_present = "merge",
+        num_args = 1,
+        value_name = "SPEC"
+    )]
     pub engines: Vec<String>,
     /// Number of games (played in pairs with colours swapped).
     #[arg(long, default_value_t = 2)]
@@ -71,6 +76,13 @@ pub struct MatchArgs {
     /// End a game as soon as the exact endgame solver proves who wins (recorded as adjudicated).
     #[arg(long)]
     pub adjudicate: bool,
+    /// Play only part I of N of the match's pairs of openings (for array jobs; see `--merge`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::shard::Shard>,
+    /// Play nothing: recompute the score, Elo and SPRT from these `--jsonl` files (the shards of
+    /// one match, for example).
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "engines")]
+    pub merge: Option<Vec<PathBuf>>,
 }
 
 impl MatchArgs {
@@ -132,6 +144,13 @@ impl MatchArgs {
             (None, None) => OpeningBook::Start(
                 Opening::standard(self.size).ok_or("this board size has no default start")?,
             ),
+        };
+        let book = match self.shard {
+            Some(shard) if shard.count > 1 => OpeningBook::Shard {
+                book: Box::new(book),
+                shard,
+            },
+            _ => book,
         };
         let sprt = match &self.sprt {
             Some(words) => Some(Sprt::parse(words).map_err(|e| e.to_string())?),

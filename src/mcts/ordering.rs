@@ -239,7 +239,7 @@ impl Orderer {
 const SMALL_TOP: usize = 16;
 
 /// King neighbours of every square of the 10x10 geometry.
-static NEIGHBOURS: [Bitboard; NUM_INDICES] = {
+pub(crate) static NEIGHBOURS: [Bitboard; NUM_INDICES] = {
     let mut t = [Bitboard::EMPTY; NUM_INDICES];
     let board = Bitboard::board(10).0;
     let mut i = 0;
@@ -254,7 +254,7 @@ static NEIGHBOURS: [Bitboard; NUM_INDICES] = {
 };
 
 /// `ln(1 + n)` for queen-move counts.
-static LN_1P: [f32; 64] = {
+pub(crate) static LN_1P: [f32; 64] = {
     // Natural logarithms from a short series are not available in const context; a table of
     // log2 by bit length refined linearly is accurate to about 1%, plenty for an ordering term.
     let mut t = [0.0f32; 64];
@@ -336,8 +336,9 @@ impl Features {
             let mobility = pos.destination_count(a) as f32;
             escape[a.index()] = w.escape * 4.0 / (1.0 + mobility);
         }
+        // The mover's correction adds at most |near_own| (fitted weights may be negative).
         let best_arrow =
-            arrow.iter().copied().fold(f32::NEG_INFINITY, f32::max) + w.arrow_near_own.max(0.0);
+            arrow.iter().copied().fold(f32::NEG_INFINITY, f32::max) + w.arrow_near_own.abs();
         Features {
             arrow,
             escape,
@@ -371,7 +372,7 @@ impl Features {
 }
 
 /// Queen distance of every square (`u8::MAX` = unreachable).
-fn distance_table(map: &DistanceMap) -> [u8; NUM_INDICES] {
+pub(crate) fn distance_table(map: &DistanceMap) -> [u8; NUM_INDICES] {
     let mut t = [u8::MAX; NUM_INDICES];
     for d in 1..=map.depth {
         for s in map.levels[d] {

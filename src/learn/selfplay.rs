@@ -1,0 +1,279 @@
+//! `hippolyta selfplay`: Hippolyta plays itself and writes training data (`record.rs`).
+//!
+//! Each game starts with `random_plies` uniformly random plies from the standard start, then every
+//! move is an MCTS search with a fixed playout budget (or a time); for the first
+//! `temperature_plies` searched moves the move is drawn in proportion to the root's visit counts,
+//! afterwards the most visited move is played. Game `g` of shard `I/N` is global game
+//! `I + N * g`, and everything random in it comes from `(seed, global game)`, so shards are
+//! disjoint and a run with a playout budget is reproducible whatever the concurrency.
+
+use super::record::Record;
+use super::weights::Weights;
+use crate::game::Game;
+use crate::mcts::MctsPlayer;
+use crate::mv::Move;
+use crate::player::{Limits, Player};
+use crate::position::Position;
+use crate::shard::Shard;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Which weights a player uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WeightsChoice {
+    /// The hand-set defaults.
+    Builtin,
+    /// The fitted weights embedded from `src/learn/weights.txt`.
+    Learned,
+}
+
+/// The weights the engine, `bench` and `selfplay` use unless told otherwise: the learned ones,
+/// which beat the hand-set ones in the gating match (README, "Training").
+pub const DEFAULT_WEIGHTS: WeightsChoice = WeightsChoice::Learned;
+
+impl WeightsChoice {
+    /// The weights.
+    pub fn weights(self) -> Weights {
+        match self {
+            WeightsChoice::Builtin => Weights::builtin(),
+            WeightsChoice::Learned => Weights::embedded(),
+        }
+    }
+}
+
+/// Options of `hippolyta selfplay`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SelfplayArgs {
+    /// Write the positions (JSON lines, see the README section "Training") to this file.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Games to play (in this shard).
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Playouts per move.
+    #[arg(long, default_value_t = 2000, conflicts_with = "movetime")]
+    pub playouts: u64,
+    /// Seconds per move instead of a playout budget (not reproducible).
+    #[arg(long, value_name = "SECONDS")]
+    pub movetime: Option<f64>,
+    /// Uniformly random plies at the start of each game.
+    #[arg(long, default_value_t = 4)]
+    pub random_plies: u32,
+    /// Searched moves, after the random plies, drawn in proportion to their visit counts.
+    #[arg(long, default_value_t = 8)]
+    pub temperature_plies: u32,
+    /// Seed of everything random.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at the same time (one thread each).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Play only part I of N of the run (disjoint games, for array jobs).
+    #[arg(long, default_value = "0/1", value_name = "I/N")]
+    pub shard: Shard,
+    /// Search tree memory per game, MiB.
+    #[arg(long, default_value_t = 128)]
+    pub memory: usize,
+    /// The players' weights.
+    #[arg(long, value_enum, default_value_t = DEFAULT_WEIGHTS)]
+    pub weights: WeightsChoice,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SelfplaySummary {
+    /// Games played.
+    pub games: u64,
+    /// Positions written.
+    pub positions: u64,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+}
+
+/// A 64-bit mix (SplitMix64's finaliser) for deriving per-game seeds.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// Plays global game `game` and returns its records.
+pub fn play_game(args: &SelfplayArgs, game: u64, weights: &Weights) -> Vec<Record> {
+    let seed = mix(args.seed ^ mix(game.wrapping_add(0x9E37_79B9_7F4A_7C15)));
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut g = Game::new(Position::standard());
+    for _ in 0..args.random_plies {
+        match g.position().random_move(&mut rng) {
+            Some(m) => g.play(m).expect("random moves are legal"),
+            None => break,
+        }
+    }
+    let mut player = MctsPlayer::new(1, args.memory, Some(seed), weights.search_params());
+    let limits = match args.movetime {
+        Some(s) => {
+            let d = Duration::from_secs_f64(s.max(0.001));
+            Limits {
+                soft: Some(d),
+                hard: Some(d),
+                ..Limits::default()
+            }
+        }
+        None => Limits {
+            playouts: Some(args.playouts.max(1)),
+            ..Limits::default()
+        },
+    };
+    let stop = AtomicBool::new(false);
+    let mut records = Vec::new();
+    let mut searched = 0;
+    while g.position().has_legal_move() {
+        let decision = player.choose(&g, &limits, &stop, &mut |_| {});
+        let chosen = decision.mv.expect("the side to move has a legal move");
+        let visits = if decision.report.playouts > 0 {
+            root_visits(&player)
+        } else {
+            Vec::new()
+        };
+        let mv = if searched < args.temperature_plies && !visits.is_empty() {
+            sample(&visits, &mut rng)
+        } else {
+            chosen
+        };
+        searched += 1;
+        records.push(Record {
+            game,
+            ply: g.moves().len() as u32,
+            position: g.position().clone(),
+            playouts: if args.movetime.is_some() {
+                0
+            } else {
+                args.playouts
+            },
+            value: decision.winrate,
+            result: 0.0,
+            visits,
+        });
+        g.play(mv).expect("the search plays legal moves");
+    }
+    // The side to move in the final position has lost.
+    let loser = g.position().side_to_move();
+    for r in &mut records {
+        r.result = if r.position.side_to_move() == loser {
+            0.0
+        } else {
+            1.0
+        };
+    }
+    records
+}
+
+/// Every visited root child of the player's last search, most visited first (ties by move).
+fn root_visits(player: &MctsPlayer) -> Vec<(Move, u64)> {
+    let tree = player.tree();
+    let mut out = Vec::new();
+    if let Some(list) = tree.children(tree.root()) {
+        for i in 0..list.len() {
+            let n = tree.node(list.child(i));
+            if n.visits() > 0 {
+                out.push((n.mv(), n.visits() as u64));
+            }
+        }
+    }
+    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    out
+}
+
+/// A move drawn with probability proportional to its visits.
+fn sample(visits: &[(Move, u64)], rng: &mut SmallRng) -> Move {
+    let total: u64 = visits.iter().map(|v| v.1).sum();
+    let mut x = rng.gen_range(0..total);
+    for &(m, n) in visits {
+        if x < n {
+            return m;
+        }
+        x -= n;
+    }
+    visits[0].0
+}
+
+/// Runs `hippolyta selfplay`: plays the games on `concurrency` threads, writes their records in
+/// game order, and prints a progress line to `progress` after each game.
+pub fn run(args: &SelfplayArgs, progress: &mut dyn Write) -> Result<SelfplaySummary, String> {
+    if args.concurrency == 0 {
+        return Err("--concurrency must be at least 1".into());
+    }
+    if args.movetime.is_some_and(|s| !(s > 0.0 && s.is_finite())) {
+        return Err("--movetime must be a positive number of seconds".into());
+    }
+    let file = std::fs::File::create(&args.out)
+        .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let weights = args.weights.weights();
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(u64, Vec<Record>)>();
+    let mut summary = SelfplaySummary::default();
+    let mut write_error = None;
+    std::thread::scope(|scope| {
+        for _ in 0..args.concurrency.min(args.games.max(1) as usize) {
+            let tx = tx.clone();
+            let (next, weights) = (&next, &weights);
+            scope.spawn(move || loop {
+                let k = next.fetch_add(1, Ordering::Relaxed) as u64;
+                if k >= args.games {
+                    break;
+                }
+                let game = args.shard.index + args.shard.count * k;
+                if tx.send((k, play_game(args, game, weights))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        // Games finish out of order; they are written in order so the file is reproducible.
+        let mut pending = BTreeMap::new();
+        let mut written = 0u64;
+        for (k, records) in rx {
+            pending.insert(k, records);
+            while let Some(records) = pending.remove(&written) {
+                for r in &records {
+                    if let Err(e) = writeln!(out, "{}", r.to_json()) {
+                        write_error.get_or_insert(format!("writing {}: {e}", args.out.display()));
+                    }
+                }
+                // Whole games reach the file as they finish: a run cut short leaves whole lines.
+                if let Err(e) = out.flush() {
+                    write_error.get_or_insert(format!("writing {}: {e}", args.out.display()));
+                }
+                written += 1;
+                summary.games += 1;
+                summary.positions += records.len() as u64;
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                let _ = writeln!(
+                    progress,
+                    "selfplay {}: games {}/{}, positions {}, {:.2} games/s, {:.1} positions/s, {:.0} s",
+                    args.shard,
+                    summary.games,
+                    args.games,
+                    summary.positions,
+                    summary.games as f64 / secs,
+                    summary.positions as f64 / secs,
+                    secs
+                );
+            }
+        }
+    });
+    out.flush()
+        .map_err(|e| format!("writing {}: {e}", args.out.display()))?;
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    summary.elapsed = start.elapsed();
+    Ok(summary)
+}
