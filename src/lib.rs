@@ -12,6 +12,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod greedy;
+pub mod gui;
 pub mod lines;
 pub mod matches;
 pub mod mcts;

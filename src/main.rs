@@ -35,6 +35,8 @@ enum Command {
     Match(Box<hippolyta::matches::MatchArgs>),
     /// Time the exact endgame solver on random one-side regions of 10, 15, 20 and 25 squares.
     EndgameBench(hippolyta::endgame::bench::BenchArgs),
+    /// Serve a board in the browser: play, watch and analyse (see the README section "GUI").
+    Gui(Box<hippolyta::gui::GuiArgs>),
     /// Search fixed positions with a fixed playout budget; prints a signature and the speed.
     Bench {
         /// Search threads.
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
             divide: split,
         }) => run_perft(depth, position, split),
         Some(Command::Match(args)) => hippolyta::matches::run_cli(&args),
+        Some(Command::Gui(args)) => hippolyta::gui::run_cli(&args),
         Some(Command::EndgameBench(args)) => {
             print!("{}", hippolyta::endgame::bench::run(args.into()));
             ExitCode::SUCCESS
