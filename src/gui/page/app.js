@@ -156,13 +156,15 @@ function drawTerritory(parent) {
     const w = dw < 0 ? far : dw, b = db < 0 ? far : db;
     const [x, y] = centre(n, size);
     if (w === b) {
-      el('circle', { cx: x, cy: y, r: 0.09, fill: '#c0392b', 'fill-opacity': 0.6 }, parent);
+      // Reached first by neither: contested.
+      el('circle', { cx: x, cy: y, r: 0.07, fill: '#555', 'fill-opacity': 0.55 }, parent);
     } else {
+      // White's squares blue, Black's red, the deeper the larger the lead.
       const margin = Math.min(Math.abs(w - b), 3);
-      const opacity = 0.18 + 0.14 * margin;
+      const opacity = 0.14 + 0.13 * margin;
       el('rect', {
         x: x - 0.5, y: y - 0.5, width: 1, height: 1,
-        fill: w < b ? '#ffffff' : '#111111', 'fill-opacity': opacity.toFixed(2),
+        fill: w < b ? '#1e6fd9' : '#c0392b', 'fill-opacity': opacity.toFixed(2),
       }, parent);
     }
     shaded++;
@@ -170,7 +172,7 @@ function drawTerritory(parent) {
   document.body.dataset.territory = shaded;
 }
 
-function drawRegions(parent) {
+function drawRegions(parent, labels) {
   const pos = state.position, size = pos.size;
   const colors = { white: '#1e6fd9', black: '#c0392b', dead: '#777777' };
   let drawn = 0;
@@ -191,7 +193,7 @@ function drawRegions(parent) {
         return rb > ra || (rb === ra && b % size < a % size) ? b : a;
       });
       const [x, y] = centre(top, size);
-      const t = el('text', { x: x - 0.42, y: y - 0.16, class: 'region-label', fill: color }, parent);
+      const t = el('text', { x: x - 0.46, y: y - 0.2, class: 'region-label', fill: color }, labels);
       t.textContent = (region.kind === 'white' ? 'W ' : 'B ') + (region.movesLeft ?? '?');
     }
     drawn++;
@@ -253,7 +255,8 @@ function drawBoard() {
   document.body.dataset.territory = 0;
   document.body.dataset.regions = 0;
   if ($('territory').checked) drawTerritory(overlay);
-  if ($('regions').checked) drawRegions(overlay);
+  const labels = el('g', { 'pointer-events': 'none' });
+  if ($('regions').checked) drawRegions(overlay, labels);
   // The last move: where the amazon came from and went, and its arrow.
   if (state.ply > 0) {
     const m = parseMove(state.moves[state.ply - 1], size);
@@ -288,6 +291,7 @@ function drawBoard() {
       }
     }
   }
+  board.appendChild(labels);
   drawAnalysisArrows(el('g', { 'pointer-events': 'none' }, board));
 }
 
@@ -341,14 +345,12 @@ function drawMoves() {
   list.textContent = '';
   const start = document.createElement('li');
   start.textContent = 'start';
-  start.value = 0;
   start.className = state.ply === 0 ? 'current' : '';
   start.addEventListener('click', () => post('goto', 0));
   list.appendChild(start);
   state.moves.forEach((m, i) => {
     const li = document.createElement('li');
-    li.value = i + 1;
-    li.textContent = m;
+    li.textContent = `${i + 1}. ${m}`;
     li.className = i + 1 === state.ply ? 'current' : (i + 1 > state.ply ? 'future' : '');
     li.addEventListener('click', () => post('goto', i + 1));
     list.appendChild(li);
