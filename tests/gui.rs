@@ -106,10 +106,13 @@ fn strings(array: &str) -> Vec<String> {
         .collect()
 }
 
-/// The state without its version number (which every publication bumps).
+/// The state without its version number (which every publication bumps) and age.
 fn unversioned(state: &str) -> String {
     let v = field(state, "version");
-    state.replacen(&format!("\"version\":{v},"), "", 1)
+    let age = field(state, "ageMs");
+    state
+        .replacen(&format!("\"version\":{v},"), "", 1)
+        .replacen(&format!(",\"ageMs\":{age}"), "", 1)
 }
 
 fn state(addr: SocketAddr) -> String {

@@ -102,8 +102,16 @@ struct Call {
 
 /// The published state and the event stream, shared with the request threads.
 struct Shared {
-    state: Mutex<Arc<str>>,
+    /// The state and when it was published.
+    state: Mutex<(Arc<str>, Instant)>,
     events: Events,
+}
+
+/// `state` with its age added as `ageMs`, so that a page reading an older state still shows
+/// the running clock right.
+fn aged(state: &str, published: Instant) -> String {
+    let body = state.strip_suffix('}').unwrap_or(state);
+    format!("{body},\"ageMs\":{}}}", published.elapsed().as_millis())
 }
 
 /// A cheap handle on a running session.
@@ -126,17 +134,18 @@ impl Handle {
     }
 
     /// The current state, as JSON.
-    pub fn state(&self) -> Arc<str> {
-        self.shared.state.lock().clone()
+    pub fn state(&self) -> String {
+        let (state, published) = &*self.shared.state.lock();
+        aged(state, *published)
     }
 
     /// An event stream starting with the current state; `None` when too many pages are open.
     pub fn subscribe(&self) -> Option<Receiver<Arc<str>>> {
         // Under the state lock, so that no state published meanwhile is missed.
-        let state = self.shared.state.lock();
+        let (state, published) = &*self.shared.state.lock();
         self.shared
             .events
-            .subscribe(events::format("state", &state))
+            .subscribe(events::format("state", &aged(state, *published)))
     }
 }
 
@@ -144,7 +153,7 @@ impl Handle {
 pub fn start(engine: Engine, players: [Controller; 2], control: TimeControl) -> Handle {
     let (calls, rx) = unbounded();
     let shared = Arc::new(Shared {
-        state: Mutex::new(Arc::from("{}")),
+        state: Mutex::new((Arc::from("{}"), Instant::now())),
         events: Events::default(),
     });
     let mut session = Session {
@@ -334,7 +343,8 @@ impl Session {
         let st = &mut self.st;
         let result = std::thread::scope(|s| {
             let stop = &stop;
-            s.spawn(move || {
+            let search = std::thread::Builder::new().name("search".into());
+            let spawned = search.spawn_scoped(s, move || {
                 let mut report = |r: &SearchReport| {
                     let _ = report_tx.send(r.clone());
                 };
@@ -350,6 +360,12 @@ impl Session {
                 }));
                 let _ = done_tx.send(result.ok().flatten());
             });
+            if spawned.is_err() {
+                // Out of threads: try again later rather than spin.
+                log::error!("gui: cannot start a search thread");
+                std::thread::sleep(Duration::from_secs(1));
+                return None;
+            }
             loop {
                 let calls = if connected { rx.clone() } else { never() };
                 select! {
@@ -695,7 +711,7 @@ impl State {
             .finish();
         let state: Arc<str> = Arc::from(state);
         let mut shared = self.shared.state.lock();
-        *shared = state.clone();
+        *shared = (state.clone(), Instant::now());
         self.shared.events.state(&state);
         state
     }

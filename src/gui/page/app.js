@@ -397,7 +397,8 @@ function render(newState) {
   if (state && newState.version < state.version) return;
   const moved = !state || state.position.position !== newState.position.position || state.ply !== newState.ply;
   state = newState;
-  stateTime = performance.now();
+  // A state read some time after it was published says how old it is.
+  stateTime = performance.now() - (state.ageMs || 0);
   if (moved) {
     selection = null;
     tree = moveTree();
