@@ -155,6 +155,8 @@ function drawTerritory(parent) {
     const far = 99;
     const w = dw < 0 ? far : dw, b = db < 0 ? far : db;
     const [x, y] = centre(n, size);
+    // Flatten the checkerboard first, so the tints read as colours and not as square colours.
+    el('rect', { x: x - 0.5, y: y - 0.5, width: 1, height: 1, fill: '#f3ecdc', 'fill-opacity': 0.8 }, parent);
     if (w === b) {
       // Reached first by neither: contested.
       el('circle', { cx: x, cy: y, r: 0.07, fill: '#555', 'fill-opacity': 0.55 }, parent);
@@ -345,6 +347,7 @@ function drawMoves() {
   list.textContent = '';
   const start = document.createElement('li');
   start.textContent = 'start';
+  start.id = 'start';
   start.className = state.ply === 0 ? 'current' : '';
   start.addEventListener('click', () => post('goto', 0));
   list.appendChild(start);
