@@ -172,6 +172,8 @@ pub fn start(engine: Engine, players: [Controller; 2], control: TimeControl) -> 
             position_json: String::new(),
             last_analysis: None,
             version: 0,
+            session_id: rand::random(),
+            position_id: 0,
             ply: 0,
             side: Color::White,
             running: false,
@@ -230,6 +232,10 @@ struct State {
     /// The latest analysis of the shown position.
     last_analysis: Option<String>,
     version: u64,
+    /// Tells this session's states from an earlier server's (whose versions may be higher).
+    session_id: u64,
+    /// Serial number of the shown position (analysis events name the position they are about).
+    position_id: u64,
     /// Moves shown, side to move and whether its clock runs, as last published.
     ply: usize,
     side: Color,
@@ -323,8 +329,6 @@ impl Session {
         let stop = AtomicBool::new(false);
         let (report_tx, report_rx) = unbounded::<SearchReport>();
         let (done_tx, done_rx) = bounded(1);
-        let ply = self.ply();
-        let size = self.engine.position().size();
         let (side, started) = match task {
             Task::Move(c) => {
                 self.sync_engine_clock(c);
@@ -337,6 +341,12 @@ impl Session {
             }
         };
         self.publish();
+        let shown = view::Shown {
+            id: self.st.position_id,
+            ply: self.ply(),
+            side,
+            size: self.engine.position().size(),
+        };
         let mut pending = Vec::new();
         let mut connected = true;
         let engine = &mut self.engine;
@@ -372,7 +382,7 @@ impl Session {
                     recv(done_rx) -> r => break r.ok().flatten(),
                     recv(report_rx) -> r => {
                         if let (Ok(r), false) = (r, stop.load(Ordering::Relaxed)) {
-                            st.on_report(&r, ply, side, size);
+                            st.on_report(&r, shown);
                         }
                     }
                     recv(calls) -> call => match call {
@@ -595,6 +605,7 @@ impl Session {
 
     /// The shown position changed: redraw it, and forget the analysis of the old one.
     fn position_changed(&mut self) {
+        self.st.position_id += 1;
         self.st.position_json = view::position(&self.engine);
         self.st.last_analysis = None;
         self.st.search_ended = false;
@@ -634,14 +645,14 @@ impl State {
         None
     }
 
-    fn on_report(&mut self, report: &SearchReport, ply: usize, side: Color, size: usize) {
+    fn on_report(&mut self, report: &SearchReport, shown: view::Shown) {
         let Some(best) = report.moves.first() else {
             return;
         };
-        if let Some(w) = self.winrates.get_mut(ply) {
-            *w = Some(white_view(best.winrate, side));
+        if let Some(w) = self.winrates.get_mut(shown.ply) {
+            *w = Some(white_view(best.winrate, shown.side));
         }
-        let json = view::analysis(report, ply, side, size);
+        let json = view::analysis(report, shown);
         self.shared.events.analysis(&json);
         self.last_analysis = Some(json);
     }
@@ -685,6 +696,8 @@ impl State {
         );
         let state = Object::new()
             .int("version", self.version as i128)
+            .str("session", &format!("{:016x}", self.session_id))
+            .int("positionId", self.position_id as i128)
             .raw("position", &self.position_json)
             .raw(
                 "moves",

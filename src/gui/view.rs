@@ -117,9 +117,29 @@ fn regions(engine: &Engine) -> String {
     }))
 }
 
+/// Which position an analysis is about: the session's serial number of the shown position
+/// (which changes with every move, step or new game), its ply, side to move and board size.
+#[derive(Copy, Clone, Debug)]
+pub struct Shown {
+    /// Serial number of the shown position.
+    pub id: u64,
+    /// Moves played to reach it.
+    pub ply: usize,
+    /// Side to move.
+    pub side: Color,
+    /// Board size.
+    pub size: usize,
+}
+
 /// An analysis snapshot as JSON: the top moves (visits, win rate for the side to move, PV) of
-/// the position at `ply`.
-pub fn analysis(report: &SearchReport, ply: usize, side: Color, size: usize) -> String {
+/// the shown position.
+pub fn analysis(report: &SearchReport, shown: Shown) -> String {
+    let Shown {
+        id,
+        ply,
+        side,
+        size,
+    } = shown;
     let moves = report.moves.iter().take(ANALYSIS_MOVES).map(|m| {
         let pv: Vec<String> = m.pv.iter().take(MAX_PV).map(ToString::to_string).collect();
         let path = |mv: &crate::Move| {
@@ -138,6 +158,7 @@ pub fn analysis(report: &SearchReport, ply: usize, side: Color, size: usize) -> 
             .finish()
     });
     Object::new()
+        .int("positionId", id as i128)
         .int("ply", ply as i64)
         .str("side", side.name())
         .int("playouts", report.playouts as i128)

@@ -205,7 +205,7 @@ function drawRegions(parent, labels) {
 
 function drawAnalysisArrows(parent) {
   let drawn = 0;
-  if (!analysis || analysis.ply !== state.ply || !$('analysis').checked) {
+  if (!analysis || analysis.positionId !== state.positionId || !$('analysis').checked) {
     document.body.dataset.arrows = 0;
     return;
   }
@@ -303,7 +303,7 @@ function drawAnalysisTable() {
   const body = document.querySelector('#analysis-table tbody');
   body.textContent = '';
   const head = $('analysis-head');
-  if (!analysis || analysis.ply !== state.ply) {
+  if (!analysis || analysis.positionId !== state.positionId) {
     head.textContent = $('analysis').checked ? 'analysis: waiting for the engine\u2026' : 'analysis off';
     return;
   }
@@ -397,8 +397,9 @@ function statusText() {
 }
 
 function render(newState) {
-  if (state && newState.version < state.version) return;
-  const moved = !state || state.position.position !== newState.position.position || state.ply !== newState.ply;
+  // Events and answers may cross: keep the newest (a restarted server starts a new session).
+  if (state && newState.session === state.session && newState.version < state.version) return;
+  const moved = !state || state.positionId !== newState.positionId || state.session !== newState.session;
   state = newState;
   // A state read some time after it was published says how old it is.
   stateTime = performance.now() - (state.ageMs || 0);
@@ -426,7 +427,7 @@ function render(newState) {
 }
 
 function onAnalysis(a) {
-  if (!state || a.ply !== state.ply) return;
+  if (!state || a.positionId !== state.positionId) return;
   analysis = a;
   const best = a.moves[0];
   if (best) state.winrates[a.ply] = a.side === 'white' ? best.winrate : 1 - best.winrate;
