@@ -4,7 +4,7 @@
 use hippolyta::engine::Engine;
 use hippolyta::gui::session::Controller;
 use hippolyta::gui::Gui;
-use hippolyta::player::PlayerKind;
+use hippolyta::player_kind::PlayerKind;
 use hippolyta::settings::Settings;
 use hippolyta::time::TimeControl;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -20,7 +20,7 @@ fn start(player: PlayerKind) -> Gui {
         seed: Some(11),
         threads: 1,
         memory_mb: 64,
-        playouts: Some(200),
+        playouts: (player != PlayerKind::Mcts).then_some(200),
         ..Settings::default()
     };
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -341,4 +341,31 @@ fn the_analysis_stream_delivers_updates() {
     });
     // The analysis left an estimate for the graph.
     assert_ne!(field(&s, "winrates"), "[null]");
+}
+
+#[test]
+fn stepping_back_stops_the_engine_and_its_move_is_not_played() {
+    let gui = start(PlayerKind::Mcts);
+    let addr = gui.addr();
+    // An hour each: the engine's first move takes long enough to be interrupted.
+    ok(addr, "/api/time", "absolute 3600");
+    ok(addr, "/api/players", "white=human black=engine");
+    ok(addr, "/api/play", "d1-d7/g7");
+    // The session answers while the engine thinks.
+    ok(addr, "/api/analysis", "off");
+    let s = state(addr);
+    assert_eq!(field(&s, "status"), "\"thinking:black\"", "{s}");
+    assert_eq!(field(&s, "running"), "\"black\"");
+    let (status, text) = post(addr, "/api/play", "a7-a6/a5");
+    assert_eq!(status, 400);
+    assert!(text.contains("the engine is thinking"), "{text}");
+    let s = ok(addr, "/api/goto", "0");
+    assert_eq!(field(&s, "ply"), "0");
+    assert_eq!(field(&s, "status"), "\"idle\"");
+    assert_eq!(strings(field(&s, "moves")), ["d1-d7/g7"]);
+    // Stepping forward again leaves the engine waiting to be told to play.
+    let s = ok(addr, "/api/redo", "");
+    assert_eq!(field(&s, "paused"), "true");
+    assert_eq!(field(&s, "status"), "\"idle\"");
+    assert_eq!(strings(field(&s, "moves")), ["d1-d7/g7"]);
 }

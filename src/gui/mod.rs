@@ -90,13 +90,7 @@ impl Gui {
 
 /// Runs `hippolyta gui` until the process is stopped.
 pub fn run_cli(args: &GuiArgs) -> ExitCode {
-    let settings = match args.settings.settings() {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("hippolyta: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let settings = args.settings.settings();
     let listener = match TcpListener::bind((args.host.as_str(), args.port)) {
         Ok(l) => l,
         Err(e) => {

@@ -8,22 +8,20 @@
 //! the whole state is published as one JSON object: readers take it from the handle, and every
 //! open page gets it on the event stream.
 
-use super::events::{self, Events};
+use super::events::{self, lock, Events};
 use super::json::{self, Object};
 use super::timing;
 use super::view;
 use crate::color::Color;
-use crate::engine::Engine;
+use crate::engine::{Answer, Engine, Go, SearchResult};
 use crate::mv::Move;
 use crate::player::SearchReport;
 use crate::position::Position;
 use crate::sgf;
 use crate::time::{Clock, TimeControl};
 use crossbeam::channel::{bounded, never, select, unbounded, Receiver, RecvTimeoutError, Sender};
-use parking_lot::Mutex;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Time between analysis reports asked of the search (the event stream thins them further).
@@ -135,17 +133,19 @@ impl Handle {
 
     /// The current state, as JSON.
     pub fn state(&self) -> String {
-        let (state, published) = &*self.shared.state.lock();
-        aged(state, *published)
+        let guard = lock(&self.shared.state);
+        let (state, published) = (&guard.0, guard.1);
+        aged(state, published)
     }
 
     /// An event stream starting with the current state; `None` when too many pages are open.
     pub fn subscribe(&self) -> Option<Receiver<Arc<str>>> {
         // Under the state lock, so that no state published meanwhile is missed.
-        let (state, published) = &*self.shared.state.lock();
+        let guard = lock(&self.shared.state);
+        let (state, published) = (&guard.0, guard.1);
         self.shared
             .events
-            .subscribe(events::format("state", &aged(state, *published)))
+            .subscribe(events::format("state", &aged(state, published)))
     }
 }
 
@@ -181,6 +181,9 @@ pub fn start(engine: Engine, players: [Controller; 2], control: TimeControl) -> 
         },
     };
     session.engine.set_time_control(control);
+    // On the board the game is played out: the page shows the exact final score, and a human
+    // opponent would rather see the engine finish than resign.
+    let _ = session.engine.set_option("resign", "off");
     session.position_changed();
     std::thread::Builder::new()
         .name("gui-session".into())
@@ -326,18 +329,35 @@ impl Session {
 
     /// Runs `task` while answering commands; `false` once every handle is gone.
     fn search(&mut self, task: Task, rx: &Receiver<Call>) -> bool {
-        let stop = AtomicBool::new(false);
-        let (report_tx, report_rx) = unbounded::<SearchReport>();
-        let (done_tx, done_rx) = bounded(1);
-        let (side, started) = match task {
-            Task::Move(c) => {
-                self.sync_engine_clock(c);
-                self.st.status = Status::Thinking(c);
-                (c, self.st.turn_started)
+        let go = match task {
+            Task::Move(color) => {
+                self.sync_engine_clock(color);
+                self.st.status = Status::Thinking(color);
+                Go::Genmove {
+                    color,
+                    play: true,
+                    started: self.st.turn_started,
+                }
             }
-            Task::Analyze(c) => {
+            Task::Analyze(color) => {
                 self.st.status = Status::Analysing;
-                (c, Instant::now())
+                Go::Analyze {
+                    color,
+                    interval: ANALYSIS_INTERVAL,
+                }
+            }
+        };
+        let side = self.engine.position().side_to_move();
+        let search = match self.engine.go(go) {
+            Ok(s) => s,
+            Err(e) => {
+                // Cannot happen (the task is for the side to move); do not retry in a loop.
+                log::error!("gui: cannot start a search: {e}");
+                self.st.status = Status::Idle;
+                self.st.paused = true;
+                self.st.search_ended = true;
+                self.publish();
+                return true;
             }
         };
         self.publish();
@@ -349,69 +369,58 @@ impl Session {
         };
         let mut pending = Vec::new();
         let mut connected = true;
-        let engine = &mut self.engine;
-        let st = &mut self.st;
-        let result = std::thread::scope(|s| {
-            let stop = &stop;
-            let search = std::thread::Builder::new().name("search".into());
-            let spawned = search.spawn_scoped(s, move || {
-                let mut report = |r: &SearchReport| {
-                    let _ = report_tx.send(r.clone());
-                };
-                let result = catch_unwind(AssertUnwindSafe(|| match task {
-                    Task::Move(c) => engine
-                        .decide(c, started, stop, &mut report)
-                        .ok()
-                        .and_then(|d| d.mv.map(|m| (m, d.winrate))),
-                    Task::Analyze(c) => {
-                        let _ = engine.analyze(c, ANALYSIS_INTERVAL, stop, &mut report);
-                        None
-                    }
-                }));
-                let _ = done_tx.send(result.ok().flatten());
-            });
-            if spawned.is_err() {
-                // Out of threads: try again later rather than spin.
-                log::error!("gui: cannot start a search thread");
-                std::thread::sleep(Duration::from_secs(1));
-                return None;
-            }
-            loop {
-                let calls = if connected { rx.clone() } else { never() };
-                select! {
-                    recv(done_rx) -> r => break r.ok().flatten(),
-                    recv(report_rx) -> r => {
-                        if let (Ok(r), false) = (r, stop.load(Ordering::Relaxed)) {
-                            st.on_report(&r, shown);
+        loop {
+            let calls = if connected { rx.clone() } else { never() };
+            select! {
+                // The reports disconnect when the search has ended.
+                recv(search.reports()) -> r => match r {
+                    Ok(r) if !search.is_stopped() => self.st.on_report(&r, shown),
+                    Ok(_) => {}
+                    Err(_) => break,
+                },
+                recv(calls) -> call => match call {
+                    Ok(call) => {
+                        if let Some(call) = self.st.answer_during(call, task) {
+                            search.stop();
+                            pending.push(call);
+                        } else if matches!(task, Task::Analyze(_)) && !self.st.analysis {
+                            search.stop();
                         }
                     }
-                    recv(calls) -> call => match call {
-                        Ok(call) => {
-                            if let Some(call) = st.answer_during(call, task) {
-                                stop.store(true, Ordering::Relaxed);
-                                pending.push(call);
-                            } else if matches!(task, Task::Analyze(_)) && !st.analysis {
-                                stop.store(true, Ordering::Relaxed);
-                            }
-                        }
-                        Err(_) => {
-                            connected = false;
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    },
-                }
+                    Err(_) => {
+                        connected = false;
+                        search.stop();
+                    }
+                },
             }
-        });
+        }
+        let result = self.engine.wait();
         self.st.status = Status::Idle;
-        let stopped = stop.load(Ordering::Relaxed);
+        let played = match &result {
+            Ok(SearchResult {
+                answer: Some(Answer::Move(mv)),
+                decision,
+            }) => Some((*mv, decision.winrate)),
+            _ => None,
+        };
         match task {
-            Task::Move(c) if !stopped => {
-                if let Some((mv, winrate)) = result {
-                    self.engine_moved(c, mv, winrate);
+            // Stopped for a request that changes the game: the move is not wanted.
+            Task::Move(_) if search.is_stopped() => {
+                if played.is_some() {
+                    let _ = self.engine.undo();
                 }
             }
-            Task::Analyze(_) if !stopped => self.st.search_ended = true,
-            _ => {}
+            Task::Move(c) => match played {
+                Some((mv, winrate)) => self.engine_moved(c, mv, winrate),
+                // Only a player that failed gets here (a side without moves has lost and is
+                // never asked): wait for the user rather than ask again at once.
+                None => {
+                    log::error!("gui: the engine gave no move: {result:?}");
+                    self.st.paused = true;
+                }
+            },
+            Task::Analyze(_) if !search.is_stopped() => self.st.search_ended = true,
+            Task::Analyze(_) => {}
         }
         self.publish();
         for call in pending {
@@ -420,24 +429,26 @@ impl Session {
         connected
     }
 
-    /// Gives the engine its clock before it thinks (the session's clock is the referee's).
+    /// Gives the engine its clock before it thinks (the session's clock is the referee's, to
+    /// the millisecond).
     fn sync_engine_clock(&mut self, side: Color) {
         let t = *self.st.clock.side(side);
+        let unit = Duration::from_millis(1);
         if t.overtime {
             self.engine
-                .set_time_left(side, t.period_left, t.count.max(1));
+                .set_time_left(side, t.period_left, t.count.max(1), unit);
         } else {
-            self.engine.set_time_left(side, t.main, 0);
+            self.engine.set_time_left(side, t.main, 0, unit);
         }
     }
 
+    /// The engine played `mv` for `side` (its `genmove` played it and charged its own clock).
     fn engine_moved(&mut self, side: Color, mv: Move, winrate: Option<f64>) {
         let elapsed = self.st.turn_started.elapsed();
         if timing::time_to_flag(&self.st.clock, side).is_some_and(|limit| elapsed > limit) {
+            // Too late: the move does not count.
+            let _ = self.engine.undo();
             self.st.flagged = Some(side);
-            return;
-        }
-        if self.engine.play(side, mv).is_err() {
             return;
         }
         let ply = self.ply() - 1;
@@ -723,7 +734,7 @@ impl State {
             )
             .finish();
         let state: Arc<str> = Arc::from(state);
-        let mut shared = self.shared.state.lock();
+        let mut shared = lock(&self.shared.state);
         *shared = (state.clone(), Instant::now());
         self.shared.events.state(&state);
         state
