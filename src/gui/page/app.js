@@ -303,7 +303,9 @@ function drawAnalysisTable() {
   const body = document.querySelector('#analysis-table tbody');
   body.textContent = '';
   const head = $('analysis-head');
-  if (!analysis || analysis.positionId !== state.positionId) {
+  const shown = analysis && analysis.positionId === state.positionId;
+  $('analysis-table').hidden = !shown;
+  if (!shown) {
     head.textContent = $('analysis').checked ? 'analysis: waiting for the engine\u2026' : 'analysis off';
     return;
   }
@@ -337,6 +339,12 @@ function drawGraph() {
   state.winrates.forEach((w, i) => { if (w !== null) points.push(x(i).toFixed(1) + ',' + y(w).toFixed(1)); });
   if (points.length) {
     el('polyline', { points: points.join(' '), fill: 'none', stroke: '#1e6fd9', 'stroke-width': 2, 'vector-effect': 'non-scaling-stroke' }, g);
+  }
+  if (points.length < 40) {
+    for (const p of points) {
+      const [px, py] = p.split(',');
+      el('rect', { x: px - 1.5, y: py - 1.5, width: 3, height: 3, fill: '#1e6fd9' }, g);
+    }
   }
   const label = el('text', { x: 4, y: 12, 'font-size': 10, fill: '#777' }, g);
   label.textContent = 'White win rate';
