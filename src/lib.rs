@@ -14,6 +14,7 @@ pub mod game;
 pub mod greedy;
 pub mod json;
 pub mod learn;
+pub mod gui;
 pub mod lines;
 pub mod matches;
 pub mod mcts;

@@ -39,6 +39,8 @@ enum Command {
     Selfplay(Box<hippolyta::learn::selfplay::SelfplayArgs>),
     /// Fit the move-ordering and evaluation weights to self-play data and write the weights file.
     Train(Box<hippolyta::learn::train::TrainArgs>),
+    /// Serve a board in the browser: play, watch and analyse (see the README section "GUI").
+    Gui(Box<hippolyta::gui::GuiArgs>),
     /// Search fixed positions with a fixed playout budget; prints a signature and the speed.
     Bench {
         /// Search threads.
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => {
             report(hippolyta::learn::train::run(&args, &mut std::io::stderr()).map(|_| ()))
         }
+        Some(Command::Gui(args)) => hippolyta::gui::run_cli(&args),
         Some(Command::EndgameBench(args)) => {
             print!("{}", hippolyta::endgame::bench::run(args.into()));
             ExitCode::SUCCESS
