@@ -195,8 +195,11 @@ impl Engine {
     /// sizes without a standard start (2 to 5, only reachable with `set_position` or an SGF
     /// setup) restart from the record's start position instead.
     pub fn clear_board(&mut self) {
-        let start =
-            Position::start(self.position().size()).unwrap_or_else(|| self.game.start().clone());
+        let start = self
+            .position()
+            .square_size()
+            .and_then(Position::start)
+            .unwrap_or_else(|| self.game.start().clone());
         self.new_game(Game::new(start));
         self.clock.reset();
     }

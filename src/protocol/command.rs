@@ -256,13 +256,13 @@ fn color(text: &str) -> Result<Color, String> {
     Color::parse(text).ok_or_else(|| format!("bad color '{text}' (expected w, white, b or black)"))
 }
 
-fn move_text(text: &str, size: usize) -> Result<Move, String> {
+fn move_text(text: &str, pos: &Position) -> Result<Move, String> {
     if ["pass", "resign"].contains(&text.to_ascii_lowercase().as_str()) {
         return Err(format!(
             "'{text}' is not a move: Amazons has no passing, and a side that cannot move has lost"
         ));
     }
-    Move::parse(text, size).map_err(|e| e.to_string())
+    Move::parse_rect(text, pos.width(), pos.height()).map_err(|e| e.to_string())
 }
 
 /// A time in seconds: a non-negative number (GTP sends integers; decimals are accepted too).
@@ -319,7 +319,7 @@ fn set_position(e: &mut Engine, a: &[String]) -> Result<Action, String> {
 
 fn play(e: &mut Engine, a: &[String]) -> Result<Action, String> {
     let c = color(&a[0])?;
-    let mv = move_text(&a[1], e.position().size())?;
+    let mv = move_text(&a[1], e.position())?;
     e.play(c, mv).map_err(|err| err.to_string())?;
     reply("")
 }
@@ -332,7 +332,7 @@ fn genmove(e: &mut Engine, a: &[String], play: bool) -> Result<Action, String> {
 
 fn is_legal(e: &mut Engine, a: &[String]) -> Result<Action, String> {
     let c = color(&a[0])?;
-    let mv = move_text(&a[1], e.position().size())?;
+    let mv = move_text(&a[1], e.position())?;
     let legal = c == e.position().side_to_move() && e.position().check_move(mv).is_ok();
     reply(if legal { "1" } else { "0" })
 }
@@ -599,7 +599,10 @@ mod tests {
             ("genmove b", "it is White's turn"),
             ("boardsize 11", "unacceptable size 11"),
             ("boardsize ten", "bad size"),
-            ("set_position 3B2B3/10 w", "rank 2 has 10 squares"),
+            (
+                "set_position 3B2B3/9 w",
+                "rank 1 has 9 squares but the top rank has 10",
+            ),
             ("perft 4", "0 to 3"),
             ("time_settings 10 x 0", "bad byo-yomi time 'x'"),
             ("time_settings -1 0 0", "bad main time"),
