@@ -24,6 +24,7 @@ pub mod protocol;
 pub mod regions;
 pub mod settings;
 pub mod sgf;
+pub mod solver;
 pub mod square;
 pub mod territory;
 pub mod time;

@@ -35,6 +35,8 @@ enum Command {
     Match(Box<hippolyta::matches::MatchArgs>),
     /// Time the exact endgame solver on random one-side regions of 10, 15, 20 and 25 squares.
     EndgameBench(hippolyta::endgame::bench::BenchArgs),
+    /// Prove who wins a position (small boards, late middle games) by proof-number search.
+    Solve(hippolyta::solver::cli::SolveArgs),
     /// Search fixed positions with a fixed playout budget; prints a signature and the speed.
     Bench {
         /// Search threads.
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
             print!("{}", hippolyta::endgame::bench::run(args.into()));
             ExitCode::SUCCESS
         }
+        Some(Command::Solve(args)) => hippolyta::solver::cli::run(&args),
         Some(Command::Bench {
             threads,
             playouts,
