@@ -102,7 +102,12 @@ pub struct Engine {
     player: Box<dyn Player>,
     /// Consecutive own moves, per side, whose win-rate estimate was below the resign threshold.
     hopeless: [u32; 2],
+    /// The whole-position solver, built on first use (its table is kept between solves).
+    solver: Option<Box<crate::solver::Solver>>,
 }
+
+/// Table size of the solver behind the `solve` command.
+const SOLVER_TABLE_MB: usize = 256;
 
 impl Engine {
     /// An engine at the standard 10x10 start, untimed, with a player built from `settings`.
@@ -114,6 +119,7 @@ impl Engine {
             clock: Clock::default(),
             player,
             hopeless: [0; 2],
+            solver: None,
         }
     }
 
@@ -386,6 +392,21 @@ impl Engine {
                 moves: pos.count_moves(),
             }),
         }
+    }
+
+    /// Proves whether the side to move wins the current position, within `time` (see
+    /// `crate::solver`); `stop` ends it early.
+    pub fn solve(&mut self, time: Duration, stop: &AtomicBool) -> crate::solver::Verdict {
+        let solver = self
+            .solver
+            .get_or_insert_with(|| Box::new(crate::solver::Solver::new(SOLVER_TABLE_MB)));
+        let limits = crate::solver::Limits {
+            time: Some(time),
+            ..Default::default()
+        };
+        solver
+            .solve(self.game.position(), &limits, stop, &mut |_| {})
+            .verdict
     }
 
     /// Every region of the position with its owner and moves left (see `endgame::Solver::report`).

@@ -183,6 +183,7 @@ pub const COMMANDS: &[Spec] = &[
         reply(score.to_string())
     }),
     spec("regions", "", 0, 0, Origin::Amazons, regions),
+    spec("solve", "[SECONDS]", 0, 1, Origin::Amazons, solve),
     spec("loadsgf", "FILE [MOVE_NUMBER]", 1, 2, Origin::Gtp, loadsgf),
     spec("printsgf", "[FILE]", 0, 1, Origin::Convention, printsgf),
     spec(
@@ -335,6 +336,18 @@ fn is_legal(e: &mut Engine, a: &[String]) -> Result<Action, String> {
     let mv = move_text(&a[1], e.position())?;
     let legal = c == e.position().side_to_move() && e.position().check_move(mv).is_ok();
     reply(if legal { "1" } else { "0" })
+}
+
+/// Seconds `solve` takes when none are given.
+const SOLVE_DEFAULT_SECONDS: f64 = 10.0;
+
+fn solve(e: &mut Engine, a: &[String]) -> Result<Action, String> {
+    let time = match a.first() {
+        Some(t) => seconds("solve time", t)?,
+        None => Duration::from_secs_f64(SOLVE_DEFAULT_SECONDS),
+    };
+    let never = std::sync::atomic::AtomicBool::new(false);
+    reply(e.solve(time, &never).to_string())
 }
 
 fn legal_moves(e: &mut Engine, _: &[String]) -> Result<Action, String> {
@@ -581,6 +594,24 @@ mod tests {
                 s.name
             );
         }
+    }
+
+    #[test]
+    fn solve_answers_win_loss_or_unknown() {
+        let mut e = Engine::new(Settings::default());
+        let mut run = |line: &str| match dispatch(&mut e, &parse(line).unwrap()) {
+            Ok(Action::Reply(text)) => text,
+            other => panic!("{line}: {:?}", other.map(|_| ())),
+        };
+        run("set_position xxB/xxx/W1x w");
+        assert_eq!(run("solve"), "win a1-b1/a1");
+        run("set_position 1BB1/B2B/W2W/1WW1 w");
+        assert_eq!(run("solve 1000"), "loss");
+        assert_eq!(run("get_position"), "1BB1/B2B/W2W/1WW1 w");
+        run("set_position 1BB1/B2B/4/4/W2W/1WW1 w");
+        assert_eq!(run("solve 0"), "unknown");
+        let err = dispatch(&mut e, &parse("solve soon").unwrap()).unwrap_err();
+        assert!(err.contains("bad solve time"), "{err}");
     }
 
     #[test]
