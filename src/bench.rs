@@ -4,13 +4,12 @@
 //! behaviour, so it is a signature: a change that alters it changes how the engine searches. The
 //! speeds printed with it are the machine's and vary from run to run.
 
-use crate::mcts::MctsPlayer;
-use crate::player::{Limits, Player, PlayerConfig};
+use crate::engine::{Engine, Go};
+use crate::player_kind::PlayerKind;
 use crate::position::Position;
-use crate::Game;
+use crate::settings::Settings;
 use std::io::{self, Write};
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The bench positions: the 10x10 start, positions along a game of the engine against itself,
 /// and the 8x8 start.
@@ -59,7 +58,8 @@ pub struct BenchResult {
     pub elapsed: Duration,
 }
 
-/// Runs the bench, writing one line per position and the totals to `out`.
+/// Runs the bench, writing one line per position and the totals to `out`. The searches go
+/// through the engine facade (`Engine::go` and `wait`), as the protocol's do.
 pub fn run(options: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchResult> {
     let positions: Vec<Position> = match &options.position {
         Some(p) => vec![p.clone()],
@@ -68,36 +68,46 @@ pub fn run(options: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchResul
             .map(|s| s.parse().expect("bench positions are valid"))
             .collect(),
     };
-    let stop = AtomicBool::new(false);
-    let limits = Limits {
-        playouts: Some(options.playouts),
-        ..Limits::default()
-    };
-    let mut player = MctsPlayer::new(&PlayerConfig {
+    let mut engine = Engine::new(Settings {
         threads: options.threads,
         memory_mb: options.memory_mb,
         seed: Some(1),
-        ..PlayerConfig::default()
+        playouts: Some(options.playouts),
+        player: PlayerKind::Mcts,
+        resign: None,
+        ..Settings::default()
     });
     let mut total = BenchResult::default();
     for (i, pos) in positions.iter().enumerate() {
-        player.clear();
-        let d = player.choose(&Game::new(pos.clone()), &limits, &stop, &mut |_| {});
-        let t = player.totals();
-        let secs = t.elapsed.as_secs_f64().max(1e-9);
+        // A new game: the player starts from an empty tree.
+        engine.set_position(pos.clone());
+        let go = Go::Genmove {
+            color: pos.side_to_move(),
+            play: false,
+            started: Instant::now(),
+        };
+        let result = engine
+            .go(go)
+            .and_then(|_| engine.wait())
+            .map_err(io::Error::other)?;
+        let r = &result.decision.report;
+        let secs = r.elapsed.as_secs_f64().max(1e-9);
         writeln!(
             out,
             "Position {}/{}: {} playouts, {} nodes, {:.0} playouts/s, best {}",
             i + 1,
             positions.len(),
-            t.playouts,
-            t.nodes,
-            t.playouts as f64 / secs,
-            d.mv.map_or("none".to_string(), |m| m.to_string()),
+            r.playouts,
+            r.nodes,
+            r.playouts as f64 / secs,
+            result
+                .decision
+                .mv
+                .map_or("none".to_string(), |m| m.to_string()),
         )?;
-        total.nodes += t.nodes;
-        total.playouts += t.playouts;
-        total.elapsed += t.elapsed;
+        total.nodes += r.nodes;
+        total.playouts += r.playouts;
+        total.elapsed += r.elapsed;
     }
     let secs = total.elapsed.as_secs_f64().max(1e-9);
     writeln!(out, "===========================")?;

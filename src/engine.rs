@@ -2,20 +2,30 @@
 //!
 //! The protocol layer talks only to this. Every method either succeeds or returns an
 //! [`EngineError`] and leaves the engine exactly as it was. Moves are chosen by a [`Player`] built
-//! by [`player::build`]; the facade turns the clock into limits, checks what the player returns,
+//! by [`player_kind::build`]; the facade turns the clock into limits, checks what the player returns,
 //! plays it and decides about resigning.
+//!
+//! Searches run on their own thread, driven the way Stockfish's engine drives its threads:
+//! [`Engine::go`] starts one and returns a [`Search`] handle at once (its reports arrive on a
+//! channel, and it can be stopped from any thread), [`Engine::stop`] asks it to end, and
+//! [`Engine::wait`] waits for its end and applies the result. The protocol loop, `bench` and any
+//! other front end (a GUI serving HTTP) all search this way.
 
 use crate::color::Color;
 use crate::endgame::{self, Outcome, RegionReport, Score};
 use crate::game::Game;
 use crate::mv::{IllegalMoveError, Move};
-use crate::player::{self, Decision, Limits, Player, SearchReport};
+use crate::player::{Decision, Limits, Player, SearchReport};
+use crate::player_kind;
 use crate::position::Position;
 use crate::settings::{OptionError, Settings, RESIGN_AFTER};
 use crate::sgf::{self, GameInfo, Record};
 use crate::time::{self, Clock, TimeControl};
+use crossbeam::channel::{unbounded, Receiver};
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Why the engine refused a request.
@@ -43,6 +53,10 @@ pub enum EngineError {
     },
     /// A setting could not be changed.
     Option(OptionError),
+    /// [`Engine::wait`] without a search started by [`Engine::go`].
+    NotSearching,
+    /// The search thread panicked (a bug); the player has been rebuilt.
+    SearchFailed,
 }
 
 impl fmt::Display for EngineError {
@@ -70,6 +84,8 @@ impl fmt::Display for EngineError {
                 title(*to_move)
             ),
             EngineError::Option(e) => e.fmt(f),
+            EngineError::NotSearching => write!(f, "no search is running"),
+            EngineError::SearchFailed => write!(f, "internal error: the search failed"),
         }
     }
 }
@@ -94,12 +110,86 @@ pub enum Answer {
     Resign,
 }
 
+/// A search for [`Engine::go`].
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Go {
+    /// Choose a move for `color` (the side to move) within the clock's budget for this move,
+    /// counted from `started` (when the request arrived). With `play`, waiting for the search
+    /// plays the move (or resigns) and charges the clock; without, it only names the move.
+    Genmove {
+        /// The side to move.
+        color: Color,
+        /// Play the move (`genmove`) or only name it (`reg_genmove`).
+        play: bool,
+        /// When the request arrived.
+        started: Instant,
+    },
+    /// Search for `color` (the side to move) without bounds until stopped, reporting about every
+    /// `interval`. Nothing changes in the game.
+    Analyze {
+        /// The side to move.
+        color: Color,
+        /// Time between reports.
+        interval: Duration,
+    },
+    /// Think on the opponent's time (the side to move is the opponent) until stopped, so that a
+    /// player that keeps its tree is ahead when its turn comes. Nothing changes in the game.
+    Ponder,
+}
+
+/// A running search, from [`Engine::go`]. It borrows nothing from the engine, so another thread
+/// (an HTTP handler, say) can read its reports and stop it while the engine is elsewhere.
+#[derive(Clone, Debug)]
+pub struct Search {
+    reports: Receiver<SearchReport>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Search {
+    /// The search's reports, in order (analysis reports about every interval; other searches
+    /// may send none). The channel disconnects when the search has ended: [`Engine::wait`] then
+    /// returns at once.
+    pub fn reports(&self) -> &Receiver<SearchReport> {
+        &self.reports
+    }
+
+    /// Asks the search to end soon (analysis and pondering end only this way).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Search::stop`] or [`Engine::stop`] was called.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// The end of a search, from [`Engine::wait`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The player's final decision and statistics. Its move is `None` when the side to move has
+    /// no legal move.
+    pub decision: Decision,
+    /// For `Go::Genmove`, the answer: the move chosen (and played, when asked), or resign.
+    pub answer: Option<Answer>,
+}
+
+/// The search thread of [`Engine::go`]; it hands the player back when it ends.
+struct Running {
+    go: Go,
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<(Box<dyn Player>, Decision)>,
+}
+
 /// The engine: a game, settings, a clock and a player.
 pub struct Engine {
     settings: Settings,
     game: Game,
     clock: Clock,
-    player: Box<dyn Player>,
+    /// `None` while a search has it (see `running`).
+    player: Option<Box<dyn Player>>,
+    /// The search started by `go`, until `wait`.
+    running: Option<Running>,
     /// Consecutive own moves, per side, whose win-rate estimate was below the resign threshold.
     hopeless: [u32; 2],
     /// The whole-position solver, built on first use (its table is kept between solves).
@@ -109,27 +199,34 @@ pub struct Engine {
 /// Table size of the solver behind the `solve` command.
 const SOLVER_TABLE_MB: usize = 256;
 
+impl Drop for Engine {
+    /// Stops and joins a search still running, so that no thread outlives the engine.
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
 impl Engine {
     /// An engine at the standard 10x10 start, untimed, with a player built from `settings`.
     pub fn new(settings: Settings) -> Engine {
-        let player = player::build(settings.player, &settings.player_config());
+        let player = player_kind::build(settings.player, &settings.player_config());
         Engine {
             settings,
             game: Game::new(Position::standard()),
             clock: Clock::default(),
-            player,
+            player: Some(player),
+            running: None,
             hopeless: [0; 2],
             solver: None,
         }
     }
 
-    /// An engine with a player supplied by the caller (for players outside `player::build`, and
+    /// An engine with a player supplied by the caller (for players outside `player_kind::build`, and
     /// for tests). Changing a player setting later replaces it with a built one.
     pub fn with_player(settings: Settings, player: Box<dyn Player>) -> Engine {
-        Engine {
-            player,
-            ..Engine::new(settings)
-        }
+        let mut engine = Engine::new(settings);
+        engine.player = Some(player);
+        engine
     }
 
     /// The current settings.
@@ -142,8 +239,9 @@ impl Engine {
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let mut next = self.settings.clone();
         next.set(name, value).map_err(EngineError::Option)?;
+        self.cancel();
         if self.settings.needs_new_player(&next) {
-            self.player = player::build(next.player, &next.player_config());
+            self.player = Some(player_kind::build(next.player, &next.player_config()));
         }
         self.settings = next;
         Ok(())
@@ -184,8 +282,8 @@ impl Engine {
 
     /// Starts a new game from `game`: the player forgets what it knew and resign counting restarts.
     fn new_game(&mut self, game: Game) {
+        self.player().clear();
         self.game = game;
-        self.player.clear();
         self.hopeless = [0; 2];
     }
 
@@ -238,22 +336,40 @@ impl Engine {
     /// Plays `mv` for `color`, which must be the side to move.
     pub fn play(&mut self, color: Color, mv: Move) -> Result<(), EngineError> {
         self.check_turn(color)?;
+        self.position()
+            .check_move(mv)
+            .map_err(EngineError::Illegal)?;
+        self.cancel();
         self.game.play(mv).map_err(EngineError::Illegal)
     }
 
     /// Takes back the last move.
     pub fn undo(&mut self) -> Result<Move, EngineError> {
+        if self.game.moves().is_empty() {
+            return Err(EngineError::NothingToUndo);
+        }
+        self.cancel();
         self.game.undo().ok_or(EngineError::NothingToUndo)
     }
 
-    /// Sets the time control; both sides get its full time.
+    /// Sets the time control; both sides get its full time. What was learned about the
+    /// controller's latency is kept.
     pub fn set_time_control(&mut self, control: TimeControl) {
-        self.clock = Clock::new(control);
+        self.clock = self.clock.with_control(control);
     }
 
-    /// Records a `time_left` report (see [`Clock::set_left`]).
-    pub fn set_time_left(&mut self, color: Color, time: Duration, stones: u32) {
-        self.clock.set_left(color, time, stones);
+    /// Records a `time_left` report whose time was written to a precision of `unit` (see
+    /// [`Clock::set_left`]).
+    pub fn set_time_left(&mut self, color: Color, time: Duration, stones: u32, unit: Duration) {
+        self.clock.set_left(color, time, stones, unit);
+        let t = self.clock.side(color);
+        log::debug!(
+            "time_left {color}: {:.3} s (precision {:.3} s), lag learned {:.3} s, buffer {:.3} s",
+            t.current().as_secs_f64(),
+            t.precision.as_secs_f64(),
+            self.clock.lag().learned().as_secs_f64(),
+            self.clock.lag_buffer().as_secs_f64()
+        );
     }
 
     /// The limits for the side to move's next move, if its thinking started at `started`.
@@ -284,50 +400,156 @@ impl Engine {
         }
     }
 
-    /// Lets the player choose a move for `color` (the side to move) without playing it. The
-    /// decision's move is `None` only when the side has no legal move.
-    pub fn decide(
-        &mut self,
-        color: Color,
-        started: Instant,
-        stop: &AtomicBool,
-        on_report: &mut dyn FnMut(&SearchReport),
-    ) -> Result<Decision, EngineError> {
-        self.check_turn(color)?;
-        if self.position().is_game_over() {
-            return Ok(Decision::default());
+    /// Starts a search on its own thread and returns at once; [`Engine::wait`] ends it and gives
+    /// its result. A search that is still running when another request changes the game or the
+    /// settings (or starts another search) is stopped first and its result discarded, so the
+    /// engine is always consistent; reading methods (`position`, `settings`, ...) work meanwhile.
+    ///
+    /// `Go::Genmove` fails at once if `color` is not to move, and so does `Go::Analyze`.
+    pub fn go(&mut self, go: Go) -> Result<Search, EngineError> {
+        let limits = match go {
+            Go::Genmove { color, started, .. } => {
+                self.check_turn(color)?;
+                self.move_limits(started)
+            }
+            Go::Analyze { color, interval } => {
+                self.check_turn(color)?;
+                Limits {
+                    report_interval: Some(interval),
+                    ..Limits::default()
+                }
+            }
+            Go::Ponder => Limits::default(),
+        };
+        self.cancel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (report_tx, reports) = unbounded();
+        let mut player = self.player.take().expect("no search is running");
+        // A finished game has nothing to search: the thread ends at once with no move.
+        let game = (!self.position().is_game_over()).then(|| self.game.clone());
+        let flag = stop.clone();
+        let thread = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let decision = match game {
+                    Some(game) => player.choose(&game, &limits, &flag, &mut |r| {
+                        // A closed channel only means nobody listens to the reports.
+                        let _ = report_tx.send(r.clone());
+                    }),
+                    None => Decision::default(),
+                };
+                // Disconnecting the reports tells the caller the search has ended.
+                drop(report_tx);
+                (player, decision)
+            })
+            .expect("spawning the search thread");
+        self.running = Some(Running {
+            go,
+            stop: stop.clone(),
+            thread,
+        });
+        Ok(Search { reports, stop })
+    }
+
+    /// Asks the running search, if any, to end soon (see also [`Search::stop`]).
+    pub fn stop(&self) {
+        if let Some(r) = &self.running {
+            r.stop.store(true, Ordering::Relaxed);
         }
-        let limits = self.move_limits(started);
-        let mut decision = self.player.choose(&self.game, &limits, stop, on_report);
+    }
+
+    /// Whether a search started by [`Engine::go`] has not been waited for yet.
+    pub fn is_searching(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Waits for the running search to end (it must end by itself or be stopped: analysis and
+    /// pondering only end when stopped) and applies it: a `Go::Genmove` that plays plays its move
+    /// and charges the clock, or resigns. Fails with [`EngineError::NotSearching`] when no search
+    /// was started, and [`EngineError::SearchFailed`] when the player panicked (it is then
+    /// rebuilt from the settings).
+    pub fn wait(&mut self) -> Result<SearchResult, EngineError> {
+        let running = self.running.take().ok_or(EngineError::NotSearching)?;
+        let decision = match running.thread.join() {
+            Ok((player, decision)) => {
+                self.player = Some(player);
+                decision
+            }
+            Err(_) => {
+                self.player = Some(player_kind::build(
+                    self.settings.player,
+                    &self.settings.player_config(),
+                ));
+                return Err(EngineError::SearchFailed);
+            }
+        };
+        Ok(match running.go {
+            Go::Genmove {
+                color,
+                play,
+                started,
+            } => {
+                let decision = self.checked(decision);
+                let answer = if play {
+                    self.genmove_answer(color, started, &decision)
+                } else {
+                    decision.mv.map_or(Answer::Resign, Answer::Move)
+                };
+                SearchResult {
+                    decision,
+                    answer: Some(answer),
+                }
+            }
+            Go::Analyze { .. } | Go::Ponder => SearchResult {
+                decision,
+                answer: None,
+            },
+        })
+    }
+
+    /// Stops and waits for the running search, if any, discarding its result.
+    fn cancel(&mut self) {
+        if self.running.is_some() {
+            self.stop();
+            let _ = self.wait();
+        }
+    }
+
+    /// The player, once no search is running.
+    fn player(&mut self) -> &mut dyn Player {
+        self.cancel();
+        self.player
+            .as_deref_mut()
+            .expect("the player is back once no search runs")
+    }
+
+    /// A genmove decision whose move is legal: a player bug must not stall the game, and any
+    /// legal move beats none. The move is `None` only when the side to move has no legal move.
+    fn checked(&mut self, mut decision: Decision) -> Decision {
+        if self.position().is_game_over() {
+            return Decision::default();
+        }
         let legal = decision
             .mv
             .is_some_and(|m| self.position().check_move(m).is_ok());
         if !legal {
-            // A player bug must not stall the game: any legal move beats none.
             log::error!(
                 "player {} returned {:?}, not a legal move; playing a random one",
-                self.player.name(),
+                self.player().name(),
                 decision.mv
             );
             decision.mv = self.position().random_move(&mut rand::thread_rng());
             decision.winrate = None;
         }
-        Ok(decision)
+        decision
     }
 
-    /// Chooses a move for `color` (the side to move), plays it and charges the clock; or resigns
-    /// when there is no legal move or, with resigning on, after [`RESIGN_AFTER`] consecutive moves
-    /// the player judged below the threshold.
-    pub fn genmove(
-        &mut self,
-        color: Color,
-        started: Instant,
-        stop: &AtomicBool,
-        on_report: &mut dyn FnMut(&SearchReport),
-    ) -> Result<Answer, EngineError> {
-        let decision = self.decide(color, started, stop, on_report)?;
+    /// Plays the decision of a `genmove` for `color` and charges the clock; or resigns when there
+    /// is no legal move or, with resigning on, after [`RESIGN_AFTER`] consecutive moves the player
+    /// judged below the threshold.
+    fn genmove_answer(&mut self, color: Color, started: Instant, decision: &Decision) -> Answer {
         let Some(mv) = decision.mv else {
-            return Ok(Answer::Resign);
+            return Answer::Resign;
         };
         let hopeless = &mut self.hopeless[color.index()];
         match (self.settings.resign, decision.winrate) {
@@ -344,41 +566,25 @@ impl Engine {
             elapsed.as_secs_f64()
         );
         if *hopeless >= RESIGN_AFTER {
-            return Ok(Answer::Resign);
+            return Answer::Resign;
         }
-        self.game.play(mv).expect("decide returns only legal moves");
+        self.game
+            .play(mv)
+            .expect("checked decisions hold only legal moves");
         self.clock.charge(color, elapsed);
-        Ok(Answer::Move(mv))
+        Answer::Move(mv)
     }
 
-    /// Searches the position for `color` (the side to move) without bounds, calling `on_report`
-    /// about every `interval`, until `stop` is set. Nothing changes in the game.
-    pub fn analyze(
-        &mut self,
-        color: Color,
-        interval: Duration,
-        stop: &AtomicBool,
-        on_report: &mut dyn FnMut(&SearchReport),
-    ) -> Result<(), EngineError> {
-        self.check_turn(color)?;
-        if self.position().is_game_over() {
-            return Ok(());
-        }
-        let limits = Limits {
-            report_interval: Some(interval),
-            ..Limits::default()
-        };
-        self.player.choose(&self.game, &limits, stop, on_report);
-        Ok(())
-    }
-
-    /// Thinks on the opponent's time (the side to move is the opponent) until `stop` is set, so
-    /// that a player that keeps its tree is ahead when its turn comes.
-    pub fn ponder(&mut self, stop: &AtomicBool) {
-        if !self.position().is_game_over() {
-            self.player
-                .choose(&self.game, &Limits::default(), stop, &mut |_| {});
-        }
+    /// `genmove` run to its end: [`Engine::go`] with `Go::Genmove` then [`Engine::wait`] (for
+    /// callers that need no reports and never stop the search early, such as tests).
+    pub fn genmove(&mut self, color: Color, started: Instant) -> Result<Answer, EngineError> {
+        self.go(Go::Genmove {
+            color,
+            play: true,
+            started,
+        })?;
+        let result = self.wait()?;
+        Ok(result.answer.expect("a genmove search has an answer"))
     }
 
     /// The result once the game is decided (every region belongs to one side) or over: exact when
@@ -418,7 +624,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::PlayerKind;
+    use crate::player_kind::PlayerKind;
 
     fn engine() -> Engine {
         Engine::new(Settings {
@@ -429,7 +635,7 @@ mod tests {
     }
 
     fn genmove(e: &mut Engine, c: Color) -> Result<Answer, EngineError> {
-        e.genmove(c, Instant::now(), &AtomicBool::new(false), &mut |_| {})
+        e.genmove(c, Instant::now())
     }
 
     #[test]
@@ -490,7 +696,12 @@ mod tests {
         e.set_time_control(TimeControl::Absolute {
             main: Duration::from_secs(60),
         });
-        e.set_time_left(Color::White, Duration::from_secs(3), 0);
+        e.set_time_left(
+            Color::White,
+            Duration::from_secs(3),
+            0,
+            Duration::from_secs(1),
+        );
         genmove(&mut e, Color::White).unwrap();
         e.clear_board();
         assert_eq!(e.position(), &Position::start(8).unwrap());
@@ -549,15 +760,124 @@ mod tests {
     #[test]
     fn resigns_after_consecutive_hopeless_moves_only_when_enabled() {
         let mut e = engine();
-        e.player = Box::new(Gloomy);
+        e.player = Some(Box::new(Gloomy));
         assert!(matches!(genmove(&mut e, Color::White), Ok(Answer::Move(_))));
         e.play(Color::Black, e.position().legal_moves()[0]).unwrap();
         assert_eq!(genmove(&mut e, Color::White), Ok(Answer::Resign));
         assert_eq!(e.game().moves().len(), 2, "resigning plays nothing");
         e.set_option("resign", "off").unwrap();
-        e.player = Box::new(Gloomy);
+        e.player = Some(Box::new(Gloomy));
         assert!(matches!(genmove(&mut e, Color::White), Ok(Answer::Move(_))));
         assert!(matches!(genmove(&mut e, Color::Black), Ok(Answer::Move(_))));
         assert!(matches!(genmove(&mut e, Color::White), Ok(Answer::Move(_))));
+    }
+
+    /// Searches until stopped, sending a report every millisecond when asked to.
+    struct Endless;
+    impl Player for Endless {
+        fn choose(
+            &mut self,
+            game: &Game,
+            limits: &Limits,
+            stop: &AtomicBool,
+            on_report: &mut dyn FnMut(&SearchReport),
+        ) -> Decision {
+            let mut playouts = 0;
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+                playouts += 1;
+                if limits.report_interval.is_some() {
+                    on_report(&SearchReport {
+                        playouts,
+                        ..SearchReport::default()
+                    });
+                }
+            }
+            Decision {
+                mv: game.position().legal_moves().first().copied(),
+                winrate: Some(0.5),
+                report: SearchReport {
+                    playouts,
+                    ..SearchReport::default()
+                },
+            }
+        }
+        fn name(&self) -> &'static str {
+            "endless"
+        }
+    }
+
+    #[test]
+    fn go_stop_and_wait_from_another_thread() {
+        fn is_send<T: Send>(_: &T) {}
+        let mut e = Engine::with_player(Settings::default(), Box::new(Endless));
+        is_send(&e);
+        assert_eq!(e.wait(), Err(EngineError::NotSearching));
+        let search = e
+            .go(Go::Analyze {
+                color: Color::White,
+                interval: Duration::from_millis(1),
+            })
+            .unwrap();
+        assert!(e.is_searching());
+        // A front end's other thread reads the reports and stops the search.
+        let watcher = std::thread::spawn(move || {
+            let first = search.reports().recv().unwrap();
+            search.stop();
+            // The channel disconnects once the search has ended.
+            while search.reports().recv().is_ok() {}
+            first
+        });
+        let first = watcher.join().unwrap();
+        assert!(first.playouts >= 1);
+        let result = e.wait().unwrap();
+        assert_eq!(result.answer, None);
+        assert!(result.decision.report.playouts >= first.playouts);
+        assert!(e.game().moves().is_empty(), "analysis plays nothing");
+        assert!(!e.is_searching());
+    }
+
+    #[test]
+    fn changing_the_game_ends_a_running_search() {
+        let mut e = Engine::with_player(Settings::default(), Box::new(Endless));
+        e.go(Go::Ponder).unwrap();
+        // Errors change nothing, not even the search.
+        assert!(e.undo().is_err());
+        assert!(e.is_searching());
+        let mv = e.position().legal_moves()[0];
+        e.play(Color::White, mv).unwrap();
+        assert!(!e.is_searching());
+        assert_eq!(e.game().moves(), &[mv]);
+        // A second go replaces the first; dropping the engine ends the search it left running.
+        e.go(Go::Ponder).unwrap();
+        e.go(Go::Analyze {
+            color: Color::Black,
+            interval: Duration::from_secs(1),
+        })
+        .unwrap();
+        assert!(matches!(
+            e.go(Go::Analyze {
+                color: Color::White,
+                interval: Duration::from_secs(1),
+            }),
+            Err(EngineError::WrongTurn { .. })
+        ));
+    }
+
+    #[test]
+    fn reg_genmove_names_a_move_without_playing_it() {
+        let mut e = engine();
+        e.go(Go::Genmove {
+            color: Color::White,
+            play: false,
+            started: Instant::now(),
+        })
+        .unwrap();
+        let result = e.wait().unwrap();
+        let Some(Answer::Move(m)) = result.answer else {
+            panic!("{result:?}")
+        };
+        assert!(e.position().check_move(m).is_ok());
+        assert!(e.game().moves().is_empty());
     }
 }

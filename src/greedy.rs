@@ -74,6 +74,7 @@ impl Player for GreedyPlayer {
                             pv: vec![m],
                         }],
                         playouts: 0,
+                        nodes: 0,
                         elapsed: start.elapsed(),
                     },
                 };
@@ -125,6 +126,7 @@ impl Player for GreedyPlayer {
                 })
                 .collect(),
             playouts: scored.len() as u64,
+            nodes: scored.len() as u64,
             elapsed: start.elapsed(),
         };
         Decision {

@@ -40,7 +40,7 @@ enum Command {
     /// Search fixed positions with a fixed playout budget; prints a signature and the speed.
     Bench {
         /// Search threads.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = hippolyta::settings::parse_threads)]
         threads: usize,
         /// Playouts per position.
         #[arg(long, default_value_t = hippolyta::bench::BenchOptions::default().playouts)]
@@ -76,14 +76,7 @@ fn main() -> ExitCode {
 }
 
 fn run_protocol(args: &SettingsArgs) -> ExitCode {
-    let settings = match args.settings() {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("hippolyta: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    match protocol::run(settings) {
+    match protocol::run(args.settings()) {
         Ok(()) => ExitCode::SUCCESS,
         // The controller went away; there is nobody left to tell.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -104,7 +97,7 @@ fn run_bench(threads: usize, playouts: u64, position: Option<String>) -> ExitCod
         }
     };
     let options = hippolyta::bench::BenchOptions {
-        threads: threads.max(1),
+        threads,
         playouts,
         position,
         ..Default::default()

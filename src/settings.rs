@@ -1,7 +1,7 @@
 //! Engine settings: one table of named options, set from command-line flags at start-up or with
 //! `set_option NAME VALUE` at run time, and shown by `get_option` / `list_options`.
 
-use crate::player::{PlayerConfig, PlayerKind};
+use crate::player_kind::{PlayerConfig, PlayerKind};
 use crate::time::DEFAULT_MOVE_OVERHEAD;
 use clap::ValueEnum;
 use std::fmt;
@@ -70,53 +70,12 @@ impl Settings {
     /// Sets option `name` from its text `value`; on error nothing changes.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let option = find(name)?;
-        let value = value.trim();
-        let bad = |expected: &'static str| OptionError::BadValue {
-            name: option.name,
-            value: value.to_string(),
-            expected,
-        };
-        match option.name {
-            "threads" => {
-                self.threads = parse_in(value, 1, MAX_THREADS).ok_or(bad(option.values))?
-            }
-            "memory" => {
-                self.memory_mb = parse_in(value, 1, MAX_MEMORY_MB).ok_or(bad(option.values))?
-            }
-            "playouts" => self.playouts = parse_playouts(value).map_err(|_| bad(option.values))?,
-            "resign" => self.resign = parse_resign(value).map_err(|_| bad(option.values))?,
-            "player" => {
-                self.player = PlayerKind::from_str(value, true).map_err(|_| bad(option.values))?
-            }
-            "seed" => self.seed = parse_seed(value).map_err(|_| bad(option.values))?,
-            "move_overhead" => {
-                self.move_overhead = Duration::from_millis(
-                    parse_in(value, 0, MAX_OVERHEAD_MS).ok_or(bad(option.values))?,
-                )
-            }
-            "ponder" => self.ponder = parse_switch(value).ok_or(bad(option.values))?,
-            _ => unreachable!("every option in OPTIONS is handled"),
-        }
-        Ok(())
+        option.set(self, value)
     }
 
     /// The value of option `name`, as `set` reads it.
     pub fn get(&self, name: &str) -> Result<String, OptionError> {
-        let option = find(name)?;
-        Ok(match option.name {
-            "threads" => self.threads.to_string(),
-            "memory" => self.memory_mb.to_string(),
-            "playouts" => self.playouts.map_or("none".into(), |n| n.to_string()),
-            "resign" => self.resign.map_or("off".into(), |t| t.to_string()),
-            "player" => self.player.to_possible_value().map_or_else(
-                || format!("{:?}", self.player),
-                |v| v.get_name().to_string(),
-            ),
-            "seed" => self.seed.map_or("none".into(), |s| s.to_string()),
-            "move_overhead" => self.move_overhead.as_millis().to_string(),
-            "ponder" => if self.ponder { "on" } else { "off" }.into(),
-            _ => unreachable!("every option in OPTIONS is handled"),
-        })
+        Ok((find(name)?.get)(self))
     }
 
     /// Whether changing from `self` to `other` needs a new player.
@@ -125,49 +84,146 @@ impl Settings {
     }
 }
 
-/// One settable option.
-#[derive(Debug)]
+/// One settable option: its name, what it takes, and how to read it into and out of
+/// [`Settings`] (one typed parser per option, shared by `set_option` and the command-line flag).
 pub struct OptionInfo {
     /// Its name in `set_option` (the flag is `--name` with `-` for `_`).
     pub name: &'static str,
     /// What values it takes (for error messages; protocol.md describes each option).
     pub values: &'static str,
+    /// Reads the text of a value into the settings; `None` (and nothing changed) when it does
+    /// not fit.
+    store: fn(&mut Settings, &str) -> Option<()>,
+    /// The current value, as `store` reads it.
+    get: fn(&Settings) -> String,
 }
+
+impl OptionInfo {
+    /// Sets this option from its text `value`; on error nothing changes.
+    pub fn set(&self, settings: &mut Settings, value: &str) -> Result<(), OptionError> {
+        let value = value.trim();
+        let mut next = settings.clone();
+        (self.store)(&mut next, value).ok_or_else(|| OptionError::BadValue {
+            name: self.name,
+            value: value.to_string(),
+            expected: self.values,
+        })?;
+        *settings = next;
+        Ok(())
+    }
+
+    /// Reads `value` as a command-line flag does: the value this option would take, or the
+    /// error message.
+    fn parse<T>(&self, value: &str, read: fn(&Settings) -> T) -> Result<T, String> {
+        let mut s = Settings::default();
+        self.set(&mut s, value).map_err(|e| e.to_string())?;
+        Ok(read(&s))
+    }
+}
+
+impl fmt::Debug for OptionInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OptionInfo")
+            .field("name", &self.name)
+            .field("values", &self.values)
+            .finish()
+    }
+}
+
+const THREADS: OptionInfo = OptionInfo {
+    name: "threads",
+    values: "an integer 1..512",
+    store: |s, v| {
+        s.threads = parse_in(v, 1, MAX_THREADS)?;
+        Some(())
+    },
+    get: |s| s.threads.to_string(),
+};
+
+const MEMORY: OptionInfo = OptionInfo {
+    name: "memory",
+    values: "MiB, an integer 1..1048576",
+    store: |s, v| {
+        s.memory_mb = parse_in(v, 1, MAX_MEMORY_MB)?;
+        Some(())
+    },
+    get: |s| s.memory_mb.to_string(),
+};
+
+const PLAYOUTS: OptionInfo = OptionInfo {
+    name: "playouts",
+    values: "a positive integer, or none (0 also means none)",
+    store: |s, v| {
+        s.playouts = parse_playouts(v).ok()?;
+        Some(())
+    },
+    get: |s| s.playouts.map_or("none".into(), |n| n.to_string()),
+};
+
+const RESIGN: OptionInfo = OptionInfo {
+    name: "resign",
+    values: "on, off, or a win-rate threshold 0..1",
+    store: |s, v| {
+        s.resign = parse_resign(v).ok()?;
+        Some(())
+    },
+    get: |s| s.resign.map_or("off".into(), |t| t.to_string()),
+};
+
+const PLAYER: OptionInfo = OptionInfo {
+    name: "player",
+    values: "a player kind",
+    store: |s, v| {
+        s.player = PlayerKind::from_str(v, true).ok()?;
+        Some(())
+    },
+    get: |s| {
+        s.player
+            .to_possible_value()
+            .map_or_else(|| format!("{:?}", s.player), |v| v.get_name().to_string())
+    },
+};
+
+const SEED: OptionInfo = OptionInfo {
+    name: "seed",
+    values: "an integer 0..2^64-1, or none",
+    store: |s, v| {
+        s.seed = parse_seed(v).ok()?;
+        Some(())
+    },
+    get: |s| s.seed.map_or("none".into(), |n| n.to_string()),
+};
+
+const MOVE_OVERHEAD: OptionInfo = OptionInfo {
+    name: "move_overhead",
+    values: "milliseconds, an integer 0..60000",
+    store: |s, v| {
+        s.move_overhead = Duration::from_millis(parse_in(v, 0, MAX_OVERHEAD_MS)?);
+        Some(())
+    },
+    get: |s| s.move_overhead.as_millis().to_string(),
+};
+
+const PONDER: OptionInfo = OptionInfo {
+    name: "ponder",
+    values: "on or off",
+    store: |s, v| {
+        s.ponder = parse_switch(v)?;
+        Some(())
+    },
+    get: |s| if s.ponder { "on" } else { "off" }.into(),
+};
 
 /// All options, in the order `list_options` shows them.
 pub const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        name: "threads",
-        values: "an integer 1..512",
-    },
-    OptionInfo {
-        name: "memory",
-        values: "MiB, an integer 1..1048576",
-    },
-    OptionInfo {
-        name: "playouts",
-        values: "a positive integer, or none (0 also means none)",
-    },
-    OptionInfo {
-        name: "resign",
-        values: "on, off, or a win-rate threshold 0..1",
-    },
-    OptionInfo {
-        name: "player",
-        values: "a player kind",
-    },
-    OptionInfo {
-        name: "seed",
-        values: "an integer 0..2^64-1, or none",
-    },
-    OptionInfo {
-        name: "move_overhead",
-        values: "milliseconds, an integer 0..60000",
-    },
-    OptionInfo {
-        name: "ponder",
-        values: "on or off",
-    },
+    THREADS,
+    MEMORY,
+    PLAYOUTS,
+    RESIGN,
+    PLAYER,
+    SEED,
+    MOVE_OVERHEAD,
+    PONDER,
 ];
 
 /// The names of the player kinds, as options and flags spell them.
@@ -281,21 +337,28 @@ impl std::error::Error for OptionError {}
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Flag<T>(pub Option<T>);
 
-/// The settings as command-line flags of the protocol loop.
+/// Reads a `--threads` value (also `bench --threads`) as `set_option threads` does.
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    THREADS.parse(text, |s| s.threads)
+}
+
+/// The settings as command-line flags of the protocol loop. Each flag reads its value with its
+/// option's parser, so a flag and `set_option` accept the same text.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SettingsArgs {
     /// Search threads.
-    #[arg(long, default_value_t = PlayerConfig::default().threads as u16,
-          value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
-    pub threads: u16,
+    #[arg(long, default_value_t = Settings::default().threads, value_parser = parse_threads)]
+    pub threads: usize,
     /// Memory for the search tree, in MiB.
-    #[arg(long, value_name = "MB", default_value_t = PlayerConfig::default().memory_mb)]
+    #[arg(long, value_name = "MB", default_value_t = Settings::default().memory_mb,
+          value_parser = |t: &str| MEMORY.parse(t, |s| s.memory_mb))]
     pub memory: usize,
     /// Playouts per move (none or 0: no limit).
-    #[arg(long, value_name = "N", value_parser = |t: &str| parse_playouts(t).map(Flag))]
+    #[arg(long, value_name = "N", value_parser = |t: &str| PLAYOUTS.parse(t, |s| Flag(s.playouts)))]
     pub playouts: Option<Flag<u64>>,
     /// Resign hopeless games: on, off, or a win-rate threshold (on = 0.05).
-    #[arg(long, value_name = "on|off|THRESHOLD", value_parser = |t: &str| parse_resign(t).map(Flag))]
+    #[arg(long, value_name = "on|off|THRESHOLD",
+          value_parser = |t: &str| RESIGN.parse(t, |s| Flag(s.resign)))]
     pub resign: Option<Flag<f64>>,
     /// Which player chooses moves.
     #[arg(long, value_enum, default_value_t = DEFAULT_PLAYER)]
@@ -305,7 +368,7 @@ pub struct SettingsArgs {
     pub seed: Option<u64>,
     /// Milliseconds kept back every move for communication delays.
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_MOVE_OVERHEAD.as_millis() as u64,
-          value_parser = clap::value_parser!(u64).range(0..=MAX_OVERHEAD_MS))]
+          value_parser = |t: &str| MOVE_OVERHEAD.parse(t, |s| s.move_overhead.as_millis() as u64))]
     pub move_overhead: u64,
     /// Think on the opponent's time.
     #[arg(long)]
@@ -313,24 +376,24 @@ pub struct SettingsArgs {
 }
 
 impl SettingsArgs {
-    /// The settings these flags give; an out-of-range memory size is an error.
-    pub fn settings(&self) -> Result<Settings, OptionError> {
+    /// The settings these flags give.
+    pub fn settings(&self) -> Settings {
         let mut s = Settings {
-            threads: self.threads as usize,
+            threads: self.threads,
+            memory_mb: self.memory,
             player: self.player,
             seed: self.seed,
             move_overhead: Duration::from_millis(self.move_overhead),
             ponder: self.ponder,
             ..Settings::default()
         };
-        s.set("memory", &self.memory.to_string())?;
         if let Some(Flag(p)) = self.playouts {
             s.playouts = p;
         }
         if let Some(Flag(r)) = self.resign {
             s.resign = r;
         }
-        Ok(s)
+        s
     }
 }
 

@@ -23,6 +23,8 @@ pub struct GameInfo {
     pub result: Option<String>,
     /// Time control (`TM` in seconds if plain, otherwise kept in `OT`-style text).
     pub time_control: Option<String>,
+    /// Overtime (`OT`), e.g. `5/10 Canadian`.
+    pub overtime: Option<String>,
     /// Date (`DT`), e.g. `2026-11-30`.
     pub date: Option<String>,
     /// Event or match name (`EV`).
@@ -142,6 +144,7 @@ pub fn write(game: &Game, info: &GameInfo) -> String {
         ("PB", &info.black),
         ("RE", &info.result),
         ("TM", &info.time_control),
+        ("OT", &info.overtime),
         ("DT", &info.date),
         ("EV", &info.event),
         ("GC", &info.comment),
@@ -407,6 +410,7 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
         black: text_of("PB"),
         result: text_of("RE"),
         time_control: text_of("TM"),
+        overtime: text_of("OT"),
         date: text_of("DT"),
         event: text_of("EV"),
         comment: text_of("GC"),

@@ -3,6 +3,15 @@
 //! The clock only records what is known (the control, and each side's time left as last reported by
 //! `time_left` or charged after our own moves); `budget` turns it and the position into a soft and a
 //! hard limit for one move. Nothing here reads the wall clock, so every rule is tested with tables.
+//!
+//! The controller's clock is the one that counts, and it is known only approximately: GTP reports
+//! whole seconds (so `2` may mean a little over 1 s), and the controller charges its own latency on
+//! top of what the engine measures. A report's rounding unit is kept with the time it reports and
+//! comes off once; the latency, learned from successive reports ([`lag`]), comes off every move.
+
+mod lag;
+
+pub use lag::{LagModel, MAX_LAG};
 
 use crate::color::Color;
 use crate::position::Position;
@@ -124,6 +133,10 @@ pub struct SideTime {
     pub period_left: Duration,
     /// In overtime: stones left in the period (Canadian) or periods left (Japanese).
     pub count: u32,
+    /// How much less than `main` (or `period_left` in overtime) the controller's clock may really
+    /// hold: the rounding unit of the report it came from (1 s for GTP's whole seconds), zero when
+    /// the time is exact.
+    pub precision: Duration,
 }
 
 impl SideTime {
@@ -135,15 +148,63 @@ impl SideTime {
             overtime: main.is_zero() && count > 0,
             period_left: period,
             count,
+            precision: Duration::ZERO,
+        }
+    }
+
+    /// The time the current phase has left: the main time, or the period in overtime.
+    pub fn current(&self) -> Duration {
+        if self.overtime {
+            self.period_left
+        } else {
+            self.main
+        }
+    }
+
+    /// Charges a move that took `elapsed` under `control`, as a referee's clock would.
+    fn charge(&mut self, control: &TimeControl, elapsed: Duration) {
+        match *control {
+            TimeControl::Unlimited => {}
+            TimeControl::Absolute { .. } => self.main = self.main.saturating_sub(elapsed),
+            TimeControl::Fischer { increment, .. } => {
+                self.main = self.main.saturating_sub(elapsed) + increment
+            }
+            TimeControl::ByoYomi {
+                period, periods, ..
+            } => {
+                let Some(over) = enter_overtime(self, elapsed, period, periods) else {
+                    return;
+                };
+                // Every whole period overrun is used up; the next move starts a fresh period.
+                let lost = (over.as_nanos() / period.as_nanos().max(1)) as u32;
+                self.count = self.count.saturating_sub(lost);
+                self.period_left = period;
+                self.precision = Duration::ZERO;
+            }
+            TimeControl::Canadian { period, stones, .. } => {
+                let Some(over) = enter_overtime(self, elapsed, period, stones) else {
+                    return;
+                };
+                self.period_left = self.period_left.saturating_sub(over);
+                self.count = self.count.saturating_sub(1);
+                if self.count == 0 {
+                    self.period_left = period;
+                    self.count = stones;
+                    self.precision = Duration::ZERO;
+                }
+            }
         }
     }
 }
 
-/// A time control and both sides' time left.
+/// A time control, both sides' time left, and what is known of the controller's clock.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Clock {
     control: TimeControl,
     sides: [SideTime; 2],
+    /// Moves charged to each side since the game started.
+    moves: [u32; 2],
+    lag: LagModel,
 }
 
 impl Default for Clock {
@@ -159,7 +220,35 @@ impl Clock {
         Clock {
             control,
             sides: [full; 2],
+            moves: [0; 2],
+            lag: LagModel::default(),
         }
+    }
+
+    /// A clock with both sides' full time under `control` that keeps what this one learned about
+    /// the controller (its latency belongs to the controller, not to the game).
+    pub fn with_control(&self, control: TimeControl) -> Clock {
+        let mut clock = Clock::new(control);
+        clock.lag = self.lag;
+        clock.lag.new_game();
+        clock
+    }
+
+    /// What was learned about the controller's clock.
+    pub fn lag(&self) -> &LagModel {
+        &self.lag
+    }
+
+    /// Time to keep back on every move for the controller: its learned latency, and at least
+    /// [`DEFAULT_COARSE_LAG`] once it has sent whole-second reports (the mark of a GUI, whose
+    /// latency is unknown until its reports show it).
+    pub fn lag_buffer(&self) -> Duration {
+        let default = if self.lag.coarse() {
+            DEFAULT_COARSE_LAG
+        } else {
+            Duration::ZERO
+        };
+        self.lag.learned().max(default)
     }
 
     /// The time control.
@@ -172,61 +261,61 @@ impl Clock {
         &self.sides[side.index()]
     }
 
-    /// Gives both sides their full time again (a new game).
+    /// Gives both sides their full time again (a new game), keeping what was learned about the
+    /// controller.
     pub fn reset(&mut self) {
-        *self = Clock::new(self.control);
+        *self = self.with_control(self.control);
     }
 
-    /// Records GTP `time_left COLOR TIME STONES`: with `stones = 0` the side is in main time with
-    /// `time` left; otherwise it is in overtime with `time` left in the period and `stones` stones
-    /// (Canadian) or periods (Japanese byo-yomi) to go. Controls without overtime read `time` as
-    /// the time left, whatever `stones` says.
-    pub fn set_left(&mut self, side: Color, time: Duration, stones: u32) {
-        let t = &mut self.sides[side.index()];
+    /// Records GTP `time_left COLOR TIME STONES`, where `time` was written to a precision of
+    /// `unit` (1 s for a whole number, 1 ms for `12.345`): with `stones = 0` the side is in main
+    /// time with `time` left; otherwise it is in overtime with `time` left in the period and
+    /// `stones` stones (Canadian) or periods (Japanese byo-yomi) to go. Controls without overtime
+    /// read `time` as the time left, whatever `stones` says.
+    ///
+    /// The real time may be up to `unit` less, except where the report can only be exact: a
+    /// byo-yomi period (each move starts a fresh one), an untouched Canadian period (all its
+    /// stones left: a move that spills into a period counts as one of its stones), and the full
+    /// main time before the side's first move. Comparing the report with the engine's own
+    /// charges teaches the clock the controller's latency.
+    pub fn set_left(&mut self, side: Color, time: Duration, stones: u32, unit: Duration) {
+        let mut report = self.sides[side.index()];
         if stones == 0 || self.control.overtime().is_none() {
-            t.main = time;
-            t.overtime = false;
+            report.main = time;
+            report.overtime = false;
         } else {
-            t.main = Duration::ZERO;
-            t.overtime = true;
-            t.period_left = time;
-            t.count = stones;
+            report.main = Duration::ZERO;
+            report.overtime = true;
+            report.period_left = time;
+            report.count = stones;
+        }
+        report.precision = if self.is_exact(side, &report) {
+            Duration::ZERO
+        } else {
+            unit
+        };
+        self.lag.reported(side, report, unit);
+        self.sides[side.index()] = report;
+    }
+
+    /// Whether a report can only be exact, whatever its rounding (see [`Clock::set_left`]).
+    fn is_exact(&self, side: Color, report: &SideTime) -> bool {
+        match (self.control, report.overtime) {
+            (TimeControl::ByoYomi { period, .. }, true) => report.period_left == period,
+            (TimeControl::Canadian { period, stones, .. }, true) => {
+                report.period_left == period && report.count == stones
+            }
+            (_, false) => self.moves[side.index()] == 0 && report.main == self.control.main(),
+            _ => false,
         }
     }
 
     /// Charges `side` for a move that took `elapsed`, as a referee's clock would (so the engine keeps
-    /// sensible time when the controller sends no `time_left`).
+    /// sensible time when the controller sends no `time_left`), and tells the lag model.
     pub fn charge(&mut self, side: Color, elapsed: Duration) {
-        let t = &mut self.sides[side.index()];
-        match self.control {
-            TimeControl::Unlimited => {}
-            TimeControl::Absolute { .. } => t.main = t.main.saturating_sub(elapsed),
-            TimeControl::Fischer { increment, .. } => {
-                t.main = t.main.saturating_sub(elapsed) + increment
-            }
-            TimeControl::ByoYomi {
-                period, periods, ..
-            } => {
-                let Some(over) = enter_overtime(t, elapsed, period, periods) else {
-                    return;
-                };
-                // Every whole period overrun is used up; the next move starts a fresh period.
-                let lost = (over.as_nanos() / period.as_nanos().max(1)) as u32;
-                t.count = t.count.saturating_sub(lost);
-                t.period_left = period;
-            }
-            TimeControl::Canadian { period, stones, .. } => {
-                let Some(over) = enter_overtime(t, elapsed, period, stones) else {
-                    return;
-                };
-                t.period_left = t.period_left.saturating_sub(over);
-                t.count = t.count.saturating_sub(1);
-                if t.count == 0 {
-                    t.period_left = period;
-                    t.count = stones;
-                }
-            }
-        }
+        self.sides[side.index()].charge(&self.control, elapsed);
+        self.moves[side.index()] += 1;
+        self.lag.moved(&self.control, side, elapsed);
     }
 }
 
@@ -249,6 +338,7 @@ fn enter_overtime(
             overtime: true,
             period_left: period,
             count,
+            precision: Duration::ZERO,
         };
         return Some(over);
     }
@@ -271,6 +361,9 @@ pub const UNTIMED_HARD: Duration = Duration::from_secs(5);
 /// Default allowance for the time between the controller's clock and ours (pipes, scheduling,
 /// joining search threads), taken off every move.
 pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(50);
+/// Least latency assumed per move, beyond the move overhead, for a controller that reports whole
+/// seconds (a GUI) until its reports show more. Chosen from games in Quarry (see README, "Time").
+pub const DEFAULT_COARSE_LAG: Duration = Duration::from_millis(50);
 
 /// The hard limit may be this many times the soft one, when the clock allows.
 const STRETCH: u32 = 3;
@@ -310,45 +403,59 @@ fn limits(target: Duration, available: Duration, overhead: Duration) -> Budget {
     Budget { soft, hard }
 }
 
-/// Soft and hard limits for `side`'s next move in `pos` under `clock`, with `overhead` reserved per
-/// move for communication. Pure: the caller subtracts the time already spent since the command
-/// arrived.
+/// Soft and hard limits for `side`'s next move in `pos` under `clock`, with `overhead` (the user's
+/// move overhead) reserved per move for communication. Pure: the caller subtracts the time already
+/// spent since the command arrived.
 ///
-/// Main time is shared among the expected [`moves_left`]; in byo-yomi a move may use its period
-/// (whichever is larger, since once main time is gone every move gets a period); Fischer counts
-/// the increments still to come but never spends more than is on the clock now; Canadian overtime
-/// shares the period among the stones left, keeping for each later stone half its share.
+/// The time reported is first lowered by its rounding unit (once), and every move, this one and
+/// each one the time is shared with, pays the overhead plus the controller's latency
+/// ([`Clock::lag_buffer`]). Main time is then shared among the expected [`moves_left`]; in
+/// byo-yomi a move may use its period (whichever is larger, since once main time is gone every
+/// move gets a period); Fischer counts the increments still to come but never spends more than is
+/// on the clock now; Canadian overtime shares the period among the stones left, keeping for each
+/// later stone half its share.
 pub fn budget(clock: &Clock, side: Color, pos: &Position, overhead: Duration) -> Budget {
     let t = clock.side(side);
     let n = moves_left(pos);
+    let overhead = overhead + clock.lag_buffer();
+    // The least the controller's clock may hold for the current phase.
+    let sure = |time: Duration| time.saturating_sub(t.precision);
     match *clock.control() {
         TimeControl::Unlimited => Budget {
             soft: UNTIMED_SOFT,
             hard: UNTIMED_HARD,
         },
-        TimeControl::Absolute { .. } => limits(share(t.main, n, overhead), t.main, overhead),
+        TimeControl::Absolute { .. } => {
+            let main = sure(t.main);
+            limits(share(main, n, overhead), main, overhead)
+        }
         TimeControl::Fischer { increment, .. } => {
-            let pool = t.main + increment * (n - 1);
-            limits(share(pool, n, overhead), t.main, overhead)
+            let main = sure(t.main);
+            let pool = main + increment * (n - 1);
+            limits(share(pool, n, overhead), main, overhead)
         }
         TimeControl::ByoYomi { period, .. } => {
             if t.overtime {
-                limits(t.period_left, t.period_left, overhead)
+                let left = sure(t.period_left);
+                limits(left, left, overhead)
             } else {
-                let target = share(t.main, n, overhead).max(period);
-                limits(target, t.main + period, overhead)
+                let main = sure(t.main);
+                let target = share(main, n, overhead).max(period);
+                limits(target, main + period, overhead)
             }
         }
         TimeControl::Canadian { period, stones, .. } => {
             if t.overtime {
+                let left = sure(t.period_left);
                 let s = t.count.max(1);
-                let each = share(t.period_left, s, overhead);
+                let each = share(left, s, overhead);
                 let keep = (each / 2 + overhead) * (s - 1);
-                limits(each, t.period_left.saturating_sub(keep), overhead)
+                limits(each, left.saturating_sub(keep), overhead)
             } else {
+                let main = sure(t.main);
                 let per_stone = share(period, stones.max(1), overhead);
-                let target = share(t.main, n, overhead).max(per_stone);
-                limits(target, t.main + per_stone, overhead)
+                let target = share(main, n, overhead).max(per_stone);
+                limits(target, main + per_stone, overhead)
             }
         }
     }
@@ -498,7 +605,7 @@ mod tests {
         for (i, (control, left, empty, soft, hard)) in cases.into_iter().enumerate() {
             let mut clock = Clock::new(control);
             if let Some((t, s)) = left {
-                clock.set_left(Color::White, ms(t), s);
+                clock.set_left(Color::White, ms(t), s, Duration::ZERO);
             }
             let b = budget(&clock, Color::White, &with_empty(empty), o);
             assert_eq!(
@@ -528,26 +635,31 @@ mod tests {
                 stones: 3,
             },
         ];
-        for control in controls {
-            for left_ms in [0, 1, 30, 49, 50, 51, 200, 999, 1000, 4000, 5000] {
+        for (control, unit) in controls
+            .into_iter()
+            .flat_map(|c| [(c, Duration::ZERO), (c, secs(1))])
+        {
+            for left_ms in [0, 1, 30, 49, 50, 51, 200, 999, 1000, 1999, 2000, 4000, 5000] {
                 for stones in [0, 1, 2, 3] {
                     for empty in [0, 1, 5, 20, 92] {
                         for overhead in [ms(0), ms(50), ms(500)] {
                             let mut clock = Clock::new(control);
-                            clock.set_left(Color::Black, ms(left_ms), stones);
+                            clock.set_left(Color::Black, ms(left_ms), stones, unit);
                             let t = *clock.side(Color::Black);
                             let b = budget(&clock, Color::Black, &with_empty(empty), overhead);
                             assert!(b.soft <= b.hard, "{control:?} {t:?}: {b:?}");
-                            // The most this move can take without losing (or losing a period).
+                            // The most this move can take without losing (or losing a period),
+                            // where a rounded report may hold up to its unit less.
+                            let sure = |d: Duration| d.saturating_sub(t.precision);
                             let most = match control {
                                 TimeControl::ByoYomi { period, .. } if !t.overtime => {
-                                    t.main + period
+                                    sure(t.main) + period
                                 }
                                 TimeControl::Canadian { period, stones, .. } if !t.overtime => {
-                                    t.main + period / stones
+                                    sure(t.main) + period / stones
                                 }
-                                _ if t.overtime => t.period_left,
-                                _ => t.main,
+                                _ if t.overtime => sure(t.period_left),
+                                _ => sure(t.main),
                             };
                             assert!(
                                 b.hard + overhead <= most || b.hard.is_zero(),
@@ -567,12 +679,14 @@ mod tests {
             overtime: true,
             period_left: ms(period_left),
             count,
+            precision: Duration::ZERO,
         };
         let main = |left: u64| SideTime {
             main: ms(left),
             overtime: false,
             period_left: Duration::ZERO,
             count: 0,
+            precision: Duration::ZERO,
         };
         let canadian = TimeControl::Canadian {
             main: secs(2),
@@ -636,24 +750,159 @@ mod tests {
             stones: 5,
         };
         let mut clock = Clock::new(control);
-        clock.set_left(Color::White, secs(7), 2);
+        clock.set_left(Color::White, secs(7), 2, secs(1));
         assert_eq!(
             clock.side(Color::White),
             &SideTime {
                 main: Duration::ZERO,
                 overtime: true,
                 period_left: secs(7),
-                count: 2
+                count: 2,
+                precision: secs(1),
             }
         );
-        clock.set_left(Color::White, secs(30), 0);
+        clock.set_left(Color::White, secs(30), 0, ms(1));
         assert_eq!(clock.side(Color::White).main, secs(30));
         assert!(!clock.side(Color::White).overtime);
         clock.reset();
-        assert_eq!(clock, Clock::new(control));
+        assert_eq!(
+            clock.side(Color::White),
+            Clock::new(control).side(Color::White)
+        );
         // Without overtime the stones are ignored.
         let mut abs = Clock::new(TimeControl::Absolute { main: secs(60) });
-        abs.set_left(Color::Black, secs(12), 3);
+        abs.set_left(Color::Black, secs(12), 3, secs(1));
         assert_eq!(abs.side(Color::Black).main, secs(12));
+    }
+
+    /// Whole-second reports (Quarry's): (control, report (secs, stones), empty squares, soft ms,
+    /// hard ms). The report is rounded, so up to a second comes off once, and every move pays the
+    /// move overhead plus the least lag assumed for such a controller.
+    #[test]
+    fn budget_under_whole_second_reports() {
+        let canadian = |main, period, stones| TimeControl::Canadian {
+            main: secs(main),
+            period: secs(period),
+            stones,
+        };
+        type Case = (TimeControl, (u64, u32), u32, u64, u64);
+        let cases: [Case; 9] = [
+            // The last stone of a period with "2" on the clock: at most 1 s, less the reserve.
+            (canadian(10, 5, 5), (2, 1), 40, 810, 810),
+            (canadian(10, 5, 5), (3, 1), 40, 1710, 1710),
+            // Four stones left in a period that a move spilled into.
+            (canadian(10, 5, 5), (5, 4), 40, 900, 2025),
+            // An untouched period is exact: all its stones are left.
+            (canadian(10, 5, 5), (5, 5), 40, 900, 2430),
+            // Main time running out: the rounding comes off it, not off the period after it.
+            (canadian(10, 5, 5), (4, 0), 60, 900, 2700),
+            // 30 s sudden death: 17 s reported, 10 moves to go.
+            (
+                TimeControl::Absolute { main: secs(30) },
+                (17, 0),
+                30,
+                1500,
+                4500,
+            ),
+            // 3 s reported for 10 moves: fast moves.
+            (
+                TimeControl::Absolute { main: secs(30) },
+                (3, 0),
+                30,
+                100,
+                300,
+            ),
+            // "1" may be nothing at all: answer at once.
+            (TimeControl::Absolute { main: secs(30) }, (1, 0), 30, 0, 0),
+            // The full main time before the first move is exact.
+            (
+                TimeControl::Absolute { main: secs(30) },
+                (30, 0),
+                92,
+                900,
+                2700,
+            ),
+        ];
+        for (i, (control, (t, stones), empty, soft, hard)) in cases.into_iter().enumerate() {
+            let mut clock = Clock::new(control);
+            clock.set_left(Color::White, secs(t), stones, secs(1));
+            let b = budget(
+                &clock,
+                Color::White,
+                &with_empty(empty),
+                DEFAULT_MOVE_OVERHEAD,
+            );
+            assert_eq!(
+                (b.soft.as_millis() as u64, b.hard.as_millis() as u64),
+                (soft, hard),
+                "case {i}: {control:?} {t} {stones}"
+            );
+        }
+    }
+
+    /// A whole-second report of T s for a move that must be made in it (the last Canadian stone,
+    /// a byo-yomi period) never yields a hard limit above T - 1 s, whatever the overhead.
+    #[test]
+    fn a_reported_whole_second_is_never_trusted() {
+        let controls = [
+            TimeControl::Canadian {
+                main: secs(10),
+                period: secs(30),
+                stones: 5,
+            },
+            TimeControl::Canadian {
+                main: secs(0),
+                period: secs(60),
+                stones: 1,
+            },
+            TimeControl::ByoYomi {
+                main: secs(10),
+                period: secs(60),
+                periods: 3,
+            },
+        ];
+        for control in controls {
+            for t in 0..30 {
+                for overhead in [ms(0), ms(50), ms(300)] {
+                    let mut clock = Clock::new(control);
+                    clock.set_left(Color::White, secs(t), 1, secs(1));
+                    for empty in [5, 40, 92] {
+                        let b = budget(&clock, Color::White, &with_empty(empty), overhead);
+                        assert!(
+                            b.hard + overhead < secs(t.max(1) - 1) || b.hard.is_zero(),
+                            "{control:?} reported {t} 1, overhead {overhead:?}: {b:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_clock_learns_the_controller_lag_and_budgets_for_it() {
+        let control = TimeControl::Absolute { main: secs(60) };
+        let mut clock = Clock::new(control);
+        let pos = with_empty(60);
+        let before = budget(&clock, Color::White, &pos, DEFAULT_MOVE_OVERHEAD);
+        // Precise reports: the controller charges 1.5 s for moves the engine timed at 1 s.
+        clock.set_left(Color::White, secs(60), 0, ms(1));
+        for left in [58_500, 57_000, 55_500] {
+            clock.charge(Color::White, secs(1));
+            clock.set_left(Color::White, ms(left), 0, ms(1));
+        }
+        // Over the three moves: (1.5 s - 1 s) x 3 less 1 ms of rounding, per move.
+        let lag = clock.lag().learned();
+        assert_eq!(lag, (ms(1500 * 3) - secs(3) - ms(1)) / 3);
+        assert_eq!(clock.lag_buffer(), lag);
+        let after = budget(&clock, Color::White, &pos, DEFAULT_MOVE_OVERHEAD);
+        // 20 moves to share the time: each pays the lag too.
+        assert!(after.soft < before.soft, "{before:?} {after:?}");
+        let reserve = DEFAULT_MOVE_OVERHEAD + lag;
+        assert_eq!(after.soft, (ms(55_499) - reserve * 20) / 20);
+        // A new game or time control keeps what was learned.
+        clock.reset();
+        assert_eq!(clock.lag_buffer(), lag);
+        let clock = clock.with_control(TimeControl::Unlimited);
+        assert_eq!(clock.lag().learned(), lag);
     }
 }

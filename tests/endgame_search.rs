@@ -9,7 +9,8 @@ use hippolyta::mcts::ordering::RankPrior;
 use hippolyta::mcts::search::Shared;
 use hippolyta::mcts::tree::Tree;
 use hippolyta::mcts::SearchParams;
-use hippolyta::player::{build, Limits, PlayerConfig, PlayerKind};
+use hippolyta::player::Limits;
+use hippolyta::player_kind::{build, PlayerConfig, PlayerKind};
 use hippolyta::settings::Settings;
 use hippolyta::{Game, Position};
 use rand::rngs::StdRng;
@@ -59,7 +60,6 @@ fn self_play_engine(player: PlayerKind) -> Engine {
 
 #[test]
 fn decided_games_end_as_final_score_predicts() {
-    let stop = AtomicBool::new(false);
     let mut positions = decided_positions(10, 3, 12, 1);
     positions.extend(decided_positions(8, 3, 8, 2));
     // Two big sealed halves: White 48 empty squares with two amazons, Black 33 with four.
@@ -77,7 +77,7 @@ fn decided_games_end_as_final_score_predicts() {
             let text = predicted.to_string();
             loop {
                 let side = e.position().side_to_move();
-                match e.genmove(side, Instant::now(), &stop, &mut |_| {}).unwrap() {
+                match e.genmove(side, Instant::now()).unwrap() {
                     Answer::Move(_) => {
                         // Perfect play on both sides keeps the margin.
                         assert_eq!(e.final_score().unwrap().to_string(), text, "{pos}");

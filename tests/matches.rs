@@ -8,8 +8,23 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The fake engine: the example `fake_engine`, which `cargo test` builds beside this test's
+/// directory (`target/<profile>/examples`).
 fn fake_engine() -> String {
-    quote(env!("CARGO_BIN_EXE_hippolyta-fake-engine"))
+    let exe = std::env::current_exe().unwrap();
+    let path = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .unwrap()
+        .join("examples")
+        .join(format!("fake_engine{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: `cargo test` builds it; alone, build it with \
+         `cargo build --release --example fake_engine`",
+        path.display()
+    );
+    quote(path.to_str().unwrap())
 }
 
 fn engine(args: &str) -> String {
@@ -309,6 +324,123 @@ fn engines_are_told_the_real_time_left() {
     assert!(genmoves > 20, "{genmoves}");
     // The increment shows: a fast engine's clock grows.
     assert!(increases > 0);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_gui_like_controller_rounds_to_whole_seconds_and_charges_its_lag() {
+    // 2 s a move, reported in whole seconds; the controller charges 3 s on top of each move, so
+    // even an engine answering at once is late on its first move.
+    let dir = scratch("gui-clock");
+    let log = dir.join("commands.log");
+    let jsonl = dir.join("games.jsonl");
+    let logged = engine(&format!("--log {}", quote(log.to_str().unwrap())));
+    let out = hippolyta(&[
+        "--engine",
+        &logged,
+        "--engine",
+        &engine(""),
+        "--games",
+        "2",
+        "--tc",
+        "canadian:0:2:1",
+        "--clock-report",
+        "whole-seconds",
+        "--controller-lag",
+        "3000",
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(stdout.contains("time control canadian:0:2:1"), "{stdout}");
+    assert!(
+        stdout.contains("Controller: whole-second reports, 3000 ms lag charged per move"),
+        "{stdout}"
+    );
+    for g in fs::read_to_string(&jsonl).unwrap().lines().take(2) {
+        assert_eq!(json_field(g, "termination"), "time", "{g}");
+        assert_eq!(json_field(g, "winner_color"), "black", "{g}");
+        assert!(g.contains("\"plies\":0,"), "{g}");
+    }
+    let log = fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = log.lines().map(|l| l.split_once(' ').unwrap().1).collect();
+    assert!(lines.contains(&"time_settings 0 2 1"), "{log}");
+    assert!(lines.contains(&"time_left white 2 1"), "{log}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn each_engine_may_have_its_own_time_control() {
+    let dir = scratch("odds");
+    let (log_a, log_b) = (dir.join("a.log"), dir.join("b.log"));
+    let sgf_dir = dir.join("sgf");
+    let jsonl = dir.join("games.jsonl");
+    let spec = |name: &str, log: &PathBuf, control: &str| {
+        let cmd = engine(&format!("--log {}", quote(log.to_str().unwrap())));
+        format!("name={name} {control} cmd={}", quote(&cmd))
+    };
+    let out = hippolyta(&[
+        "--engine",
+        &spec("quick", &log_a, "st=0.5"),
+        "--engine",
+        &spec("slow", &log_b, "tc=canadian:30:5:5"),
+        "--games",
+        "2",
+        "--sgf-out",
+        sgf_dir.to_str().unwrap(),
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(
+        stdout.contains("time control quick st 0.5, slow canadian:30:5:5"),
+        "{stdout}"
+    );
+    let a = fs::read_to_string(&log_a).unwrap();
+    let b = fs::read_to_string(&log_b).unwrap();
+    assert!(a.contains("time_settings 0 0.5 1\n"), "{a}");
+    assert!(a.contains(" 0.500 1\n"), "{a}");
+    assert!(b.contains("time_settings 30 5 5\n"), "{b}");
+    assert!(b.contains(" 30.000 0\n"), "{b}");
+    let first = fs::read_to_string(&jsonl).unwrap();
+    let first = first.lines().next().unwrap();
+    assert_eq!(json_field(first, "white_control"), "st 0.5");
+    assert_eq!(json_field(first, "black_control"), "canadian:30:5:5");
+    // With time odds the record names each side's control and leaves TM and OT out.
+    let record = sgf::parse(&fs::read_to_string(sgf_dir.join("game-00001.sgf")).unwrap()).unwrap();
+    let comment = record.info.comment.unwrap();
+    assert!(
+        comment.ends_with("time control White st 0.5, Black canadian:30:5:5"),
+        "{comment}"
+    );
+    assert_eq!(record.info.time_control, None);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn records_carry_main_time_and_overtime() {
+    let dir = scratch("ot");
+    let sgf_dir = dir.join("sgf");
+    let out = hippolyta(&[
+        "--engine",
+        &engine("--seed 1"),
+        "--engine",
+        &engine("--seed 2"),
+        "--games",
+        "1",
+        "--tc",
+        "canadian:60:10:5",
+        "--sgf-out",
+        sgf_dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let text = fs::read_to_string(sgf_dir.join("game-00001.sgf")).unwrap();
+    assert!(text.contains("TM[60]OT[5/10 Canadian]"), "{text}");
+    let record = sgf::parse(&text).unwrap();
+    assert_eq!(record.info.time_control.as_deref(), Some("60"));
+    assert_eq!(record.info.overtime.as_deref(), Some("5/10 Canadian"));
     let _ = fs::remove_dir_all(&dir);
 }
 

@@ -265,3 +265,67 @@ fn runs_from_a_directory_without_files() {
     assert_eq!(out, "= Hippolyta\n\n");
     assert!(status.success());
 }
+
+/// The `lag learned` seconds of a `clock` answer.
+fn learned_lag(clock: &str) -> f64 {
+    let words: Vec<&str> = clock.split_whitespace().collect();
+    let i = words.iter().position(|&w| w == "learned").unwrap() + 1;
+    words[i].parse().unwrap()
+}
+
+#[test]
+fn the_buffer_grows_when_the_controller_charges_more_than_the_engine_measured() {
+    let mut s = Session::start(&["--player", "random", "--seed", "3"]);
+    assert_eq!(s.ask("time_settings 60 0 0"), "=");
+    assert_eq!(s.ask("time_left white 60 0"), "=");
+    let before = s.ask("clock");
+    assert!(
+        before.ends_with("lag learned 0.000 buffer 0.050 move_overhead 0.050"),
+        "{before}"
+    );
+    // The random player answers at once; the controller then reports 3 s gone, rounded to whole
+    // seconds: at least 2 s of it are the controller's own.
+    assert!(s.ask("genmove white").starts_with("= "));
+    assert!(s.ask("genmove black").starts_with("= "));
+    assert_eq!(s.ask("time_left white 57 0"), "=");
+    let after = s.ask("clock");
+    let lag = learned_lag(&after);
+    assert!((1.5..=2.0).contains(&lag), "{after}");
+    assert!(
+        after.contains("white main 57.000 precision 1.000"),
+        "{after}"
+    );
+    // The next moves are budgeted for it.
+    let buffer: f64 = after
+        .split_whitespace()
+        .rev()
+        .nth(2)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(buffer, lag);
+    // A new game keeps what was learned about the controller.
+    assert_eq!(s.ask("clear_board"), "=");
+    assert_eq!(s.ask("time_settings 30 0 0"), "=");
+    assert_eq!(learned_lag(&s.ask("clock")), lag);
+    assert!(s.close().success());
+}
+
+#[test]
+fn exact_reports_teach_the_exact_lag() {
+    let mut s = Session::start(&["--player", "random", "--seed", "3"]);
+    assert_eq!(s.ask("time_settings 60 0 0"), "=");
+    assert_eq!(s.ask("time_left white 60.000 0"), "=");
+    assert!(s.ask("genmove white").starts_with("= "));
+    assert!(s.ask("genmove black").starts_with("= "));
+    assert_eq!(s.ask("time_left white 59.500 0"), "=");
+    let clock = s.ask("clock");
+    let lag = learned_lag(&clock);
+    // 0.5 s charged, less the engine's own (short) move and 1 ms of rounding.
+    assert!((0.3..0.5).contains(&lag), "{clock}");
+    assert!(
+        clock.contains("white main 59.500 precision 0.001"),
+        "{clock}"
+    );
+    assert!(s.close().success());
+}

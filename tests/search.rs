@@ -1,7 +1,7 @@
 //! Black-box tests of the search players through the `Player` contract.
 
-use hippolyta::mcts::MctsPlayer;
-use hippolyta::player::{build, Limits, Player, PlayerConfig, PlayerKind};
+use hippolyta::player::{Limits, Player};
+use hippolyta::player_kind::{build, PlayerConfig, PlayerKind};
 use hippolyta::{Game, Move, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -200,10 +200,11 @@ fn never_passes_while_moves_exist() {
 #[test]
 fn memory_cap_is_respected_and_search_goes_on() {
     let stop = AtomicBool::new(false);
-    let mut p = MctsPlayer::new(&PlayerConfig {
+    let mut p = PlayerConfig {
         memory_mb: 1,
         ..config(6)
-    });
+    }
+    .mcts();
     let (_, capacity) = p.tree().usage();
     assert!(p.tree().reserved_bytes() <= 1 << 20);
     let g = Game::new(Position::standard());
@@ -219,7 +220,7 @@ fn memory_cap_is_respected_and_search_goes_on() {
 #[test]
 fn tree_is_reused_along_the_game() {
     let stop = AtomicBool::new(false);
-    let mut p = MctsPlayer::new(&config(8));
+    let mut p = config(8).mcts();
     let mut g = Game::new(Position::standard());
     let d = p.choose(&g, &playouts(5000), &stop, &mut |_| {});
     let pv: Vec<Move> = d.report.moves[0].pv.clone();
@@ -247,10 +248,11 @@ fn tree_is_reused_along_the_game() {
 #[test]
 fn two_threads_share_the_budget() {
     let stop = AtomicBool::new(false);
-    let mut p = MctsPlayer::new(&PlayerConfig {
+    let mut p = PlayerConfig {
         threads: 2,
         ..config(9)
-    });
+    }
+    .mcts();
     let g = Game::new(Position::standard());
     let d = p.choose(&g, &playouts(4000), &stop, &mut |_| {});
     assert_eq!(d.report.playouts, 4000);

@@ -161,4 +161,32 @@ mod tests {
             assert_eq!(p.empty_squares().count(), 8 + 7 - 2);
         }
     }
+
+    #[test]
+    fn local_effects_agree_with_flood_fills() {
+        // A test of `area::Node::effect`, kept here so that `area` does not depend on this
+        // generator (the module graph stays acyclic).
+        use crate::endgame::area::{king, Node};
+        let mut rng = StdRng::seed_from_u64(3);
+        for i in 0..300 {
+            let a = random_area(&mut rng, 3 + i % 30, 1 + i % 3);
+            let node = Node::new(a);
+            a.for_each_move(|from, to, arrow, child| {
+                let e = node.effect(from, to, arrow, child);
+                let lost = child.squares() - child.reachable().squares();
+                assert!(e.orphans <= lost);
+                if e.connected {
+                    assert_eq!(lost, 0);
+                    assert_eq!(child.parts().len(), 1);
+                }
+                // Orphans: empty squares with no free neighbour and no amazon next to them.
+                let open = child.amazons | child.empty;
+                let alone = (0..110)
+                    .map(|i| 1u128 << i)
+                    .filter(|&y| child.empty & y != 0 && king(y, open) == 0)
+                    .count() as u32;
+                assert_eq!(e.orphans, alone);
+            });
+        }
+    }
 }

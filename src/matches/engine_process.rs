@@ -377,6 +377,7 @@ mod tests {
             name: None,
             dir: None,
             stderr: None,
+            control: None,
         })
         .unwrap()
     }

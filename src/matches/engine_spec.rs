@@ -4,11 +4,13 @@
 //! - a plain command line, split like a shell: `--engine "target/release/hippolyta --threads 1"`;
 //! - `key=value` words: `--engine "name=new dir=/tmp cmd='target/release/hippolyta --threads 1'"`
 //!   with keys `cmd` (required; split like a shell again), `name` (shown in tables and records;
-//!   default: the engine's answer to `name`), `dir` (working directory) and `stderr` (a file the
-//!   engine's standard error is appended to; by default it is discarded).
+//!   default: the engine's answer to `name`), `dir` (working directory), `stderr` (a file the
+//!   engine's standard error is appended to; by default it is discarded), and `tc` or `st` (this
+//!   engine's own time control, in the words of `--tc` and `--st`, for time-odds matches).
 //!
 //! The second form is recognised when every word is `key=value` with one of those keys.
 
+use super::clock::{ParseTimeError, TimeControl};
 use super::shell_words::{self, SplitError};
 use std::fmt;
 use std::path::PathBuf;
@@ -24,6 +26,8 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     /// File that receives the engine's standard error (appended).
     pub stderr: Option<PathBuf>,
+    /// This engine's own time control (`tc=` or `st=`), overriding the match's.
+    pub control: Option<TimeControl>,
 }
 
 /// An `--engine` argument that cannot be used.
@@ -35,6 +39,10 @@ pub enum EngineSpecError {
     NoCommand,
     /// A key was given twice.
     Repeated(String),
+    /// `tc=` or `st=` cannot be read.
+    Time(ParseTimeError),
+    /// Both `tc=` and `st=` were given.
+    TwoControls,
 }
 
 impl fmt::Display for EngineSpecError {
@@ -43,13 +51,17 @@ impl fmt::Display for EngineSpecError {
             EngineSpecError::Split(e) => write!(f, "bad engine command: {e}"),
             EngineSpecError::NoCommand => write!(f, "bad engine command: no program given"),
             EngineSpecError::Repeated(k) => write!(f, "bad engine command: '{k}=' given twice"),
+            EngineSpecError::Time(e) => write!(f, "bad engine time control: {e}"),
+            EngineSpecError::TwoControls => {
+                write!(f, "bad engine time control: give tc= or st=, not both")
+            }
         }
     }
 }
 
 impl std::error::Error for EngineSpecError {}
 
-const KEYS: [&str; 4] = ["cmd", "name", "dir", "stderr"];
+const KEYS: [&str; 6] = ["cmd", "name", "dir", "stderr", "tc", "st"];
 
 impl EngineSpec {
     /// Parses an `--engine` argument (see the module documentation).
@@ -64,6 +76,7 @@ impl EngineSpec {
             name: None,
             dir: None,
             stderr: None,
+            control: None,
         };
         if !keyed {
             spec.command = words;
@@ -81,6 +94,17 @@ impl EngineSpec {
                     }
                     "name" => spec.name = Some(v.to_string()),
                     "dir" => spec.dir = Some(PathBuf::from(v)),
+                    "tc" | "st" => {
+                        if spec.control.is_some() {
+                            return Err(EngineSpecError::TwoControls);
+                        }
+                        let parse = if k == "tc" {
+                            TimeControl::parse_tc
+                        } else {
+                            TimeControl::parse_st
+                        };
+                        spec.control = Some(parse(v).map_err(EngineSpecError::Time)?);
+                    }
                     _ => spec.stderr = Some(PathBuf::from(v)),
                 }
             }
@@ -122,6 +146,23 @@ mod tests {
         assert_eq!(s.dir, Some(PathBuf::from("/tmp")));
         assert_eq!(s.stderr, Some(PathBuf::from("err.log")));
         assert_eq!(s.command_line(), "prog --opt 'a b'");
+    }
+
+    #[test]
+    fn own_time_controls() {
+        let s = EngineSpec::parse("cmd=prog st=0.25").unwrap();
+        assert_eq!(s.control, TimeControl::parse_st("0.25").ok());
+        let s = EngineSpec::parse("cmd=prog tc=canadian:10:5:5").unwrap();
+        assert_eq!(s.control, TimeControl::parse_tc("canadian:10:5:5").ok());
+        assert_eq!(EngineSpec::parse("cmd=prog").unwrap().control, None);
+        assert_eq!(
+            EngineSpec::parse("cmd=prog tc=10 st=1"),
+            Err(EngineSpecError::TwoControls)
+        );
+        let bad = EngineSpec::parse("cmd=prog st=0").unwrap_err();
+        assert!(bad
+            .to_string()
+            .starts_with("bad engine time control: bad time '0'"));
     }
 
     #[test]

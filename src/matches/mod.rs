@@ -56,7 +56,7 @@ fn run_checked(args: &MatchArgs) -> Result<(), String> {
     };
     interrupt::install();
     let tty = std::io::stderr().is_terminal();
-    let control = cfg.settings.control;
+    let controls = cfg.settings.controls;
     let mut write_error: Option<String> = None;
     let mut on_game = |fg: &runner::FinishedGame, tally: &tally::Tally| {
         let progress = report::progress_line(tally, cfg.games, cfg.sprt.as_ref());
@@ -68,12 +68,12 @@ fn run_checked(args: &MatchArgs) -> Result<(), String> {
         }
         if let Some(dir) = &args.sgf_out {
             let path = dir.join(format!("game-{:05}.sgf", fg.index + 1));
-            if let Err(e) = fs::write(&path, report::sgf_record(fg, tally, &control)) {
+            if let Err(e) = fs::write(&path, report::sgf_record(fg, tally, &controls)) {
                 write_error.get_or_insert(format!("cannot write {}: {e}", path.display()));
             }
         }
         if let Some(f) = jsonl.as_mut() {
-            if let Err(e) = writeln!(f, "{}", report::game_json(fg, tally, &control)) {
+            if let Err(e) = writeln!(f, "{}", report::game_json(fg, tally, &controls)) {
                 write_error.get_or_insert(format!("cannot write the JSON lines: {e}"));
             }
         }

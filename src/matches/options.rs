@@ -1,6 +1,6 @@
 //! The `hippolyta match` command line, and its checks.
 
-use super::clock::{parse_seconds, TimeControl};
+use super::clock::{parse_seconds, ClockReport, TimeControl};
 use super::engine_spec::EngineSpec;
 use super::openings::{Opening, OpeningBook};
 use super::referee::GameSettings;
@@ -13,18 +13,26 @@ use std::path::PathBuf;
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
     /// An engine: a command line ("prog --opt 'a b'"), or key=value words
-    /// ("name=new dir=DIR stderr=FILE cmd='prog --opt'"). Give exactly two.
+    /// ("name=new dir=DIR stderr=FILE tc=TC st=SECONDS cmd='prog --opt'"). Give exactly two.
     #[arg(long = "engine", required = true, num_args = 1, value_name = "SPEC")]
     pub engines: Vec<String>,
     /// Number of games (played in pairs with colours swapped).
     #[arg(long, default_value_t = 2)]
     pub games: usize,
-    /// Time control in seconds: MAIN (sudden death) or MAIN+INC (Fischer), e.g. 60 or 10+0.1.
+    /// Time control in seconds: MAIN (sudden death), MAIN+INC (Fischer) or
+    /// canadian:MAIN:PERIOD:STONES (Canadian overtime), e.g. 60, 10+0.1 or canadian:10:5:5.
     #[arg(long, value_name = "TC", conflicts_with = "st")]
     pub tc: Option<String>,
     /// Fixed time per move in seconds.
     #[arg(long, value_name = "SECONDS")]
     pub st: Option<String>,
+    /// How times are sent in time_settings and time_left: exact (milliseconds) or whole-seconds
+    /// (rounded to the nearest second, as Quarry does).
+    #[arg(long, default_value = "exact", value_name = "FORMAT")]
+    pub clock_report: String,
+    /// Milliseconds charged for every move on top of the measured time, like a slow GUI.
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    pub controller_lag: u64,
     /// Time allowed per move beyond the clock for process overhead, in seconds.
     #[arg(long, default_value = "0.1", value_name = "SECONDS")]
     pub margin: String,
@@ -80,10 +88,20 @@ impl MatchArgs {
             .map(|e| EngineSpec::parse(e).map_err(|err| format!("--engine {e:?}: {err}")))
             .collect::<Result<_, _>>()?;
         let control = match (&self.tc, &self.st) {
-            (Some(tc), None) => TimeControl::parse_tc(tc).map_err(|e| format!("--tc: {e}"))?,
-            (None, Some(st)) => TimeControl::parse_st(st).map_err(|e| format!("--st: {e}"))?,
-            _ => return Err("give a time control: --tc MAIN[+INC] or --st SECONDS".into()),
+            (Some(tc), None) => Some(TimeControl::parse_tc(tc).map_err(|e| format!("--tc: {e}"))?),
+            (None, Some(st)) => Some(TimeControl::parse_st(st).map_err(|e| format!("--st: {e}"))?),
+            _ => None,
         };
+        let own = |i: usize| {
+            specs[i].control.or(control).ok_or_else(|| {
+                "give a time control: --tc MAIN[+INC], --tc canadian:MAIN:PERIOD:STONES or \
+                 --st SECONDS (or tc=/st= in both --engine options)"
+                    .to_string()
+            })
+        };
+        let controls = [own(0)?, own(1)?];
+        let clock_report =
+            ClockReport::parse(&self.clock_report).map_err(|e| format!("--clock-report: {e}"))?;
         let margin = parse_seconds(&self.margin).map_err(|e| format!("--margin: {e}"))?;
         let hang_timeout =
             parse_seconds(&self.hang_timeout).map_err(|e| format!("--hang-timeout: {e}"))?;
@@ -124,7 +142,9 @@ impl MatchArgs {
             games: self.games,
             settings: GameSettings {
                 size: self.size,
-                control,
+                controls,
+                clock_report,
+                controller_lag: std::time::Duration::from_millis(self.controller_lag),
                 margin,
                 hang_timeout,
                 adjudicate: self.adjudicate,

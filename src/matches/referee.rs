@@ -1,7 +1,7 @@
 //! The referee: plays one game between two engine processes, checking every move with the rules
 //! core and keeping both clocks.
 
-use super::clock::{Clock, TimeControl};
+use super::clock::{Clock, ClockReport, TimeControl};
 use super::engine_process::{ClientError, EngineProcess, Reply};
 use super::openings::Opening;
 use super::outcome::{ForfeitKind, Outcome, Termination};
@@ -19,8 +19,13 @@ use std::time::Duration;
 pub struct GameSettings {
     /// Board side.
     pub size: usize,
-    /// Clock for both sides.
-    pub control: TimeControl,
+    /// Each engine's time control, indexed like the match's engines (not by colour).
+    pub controls: [TimeControl; 2],
+    /// How times are written in `time_settings` and `time_left`.
+    pub clock_report: ClockReport,
+    /// Time charged for every move on top of the measured time, as a slow controller (a GUI)
+    /// would: the engine sees its clock shrink faster than it measures.
+    pub controller_lag: Duration,
     /// Extra time allowed per move for process and pipe overhead before a move counts as late.
     pub margin: Duration,
     /// How long to wait for an answer before calling the engine hung: for setup commands from when
@@ -51,10 +56,12 @@ pub struct GameReport {
     pub plies: usize,
 }
 
-/// Plays a game from `opening`: `engines[0]` plays White, `engines[1]` Black. `stop` is polled
-/// while waiting for engines; when it turns true the game is abandoned.
+/// Plays a game from `opening`: `engines[0]` plays White under `controls[0]`, `engines[1]` Black
+/// under `controls[1]`. `stop` is polled while waiting for engines; when it turns true the game is
+/// abandoned.
 pub fn play_game(
     engines: [&mut EngineProcess; 2],
+    controls: [TimeControl; 2],
     opening: &Opening,
     settings: &GameSettings,
     stop: &dyn Fn() -> bool,
@@ -66,6 +73,7 @@ pub fn play_game(
     }
     let mut referee = Referee {
         engines,
+        controls,
         settings,
         stop,
         solver: None,
@@ -88,6 +96,8 @@ pub fn play_game(
 
 struct Referee<'a, 'b> {
     engines: [&'a mut EngineProcess; 2],
+    /// Time controls by colour.
+    controls: [TimeControl; 2],
     settings: &'b GameSettings,
     stop: &'b dyn Fn() -> bool,
     /// Made on first use (it holds a 5 MiB table), then kept for the game.
@@ -191,9 +201,13 @@ impl Referee<'_, '_> {
         if opening.custom_start {
             self.must(color, &format!("set_position {}", opening.start))?;
         }
+        let control = self.controls[color.index()];
         self.may(
             color,
-            &format!("time_settings {}", self.settings.control.time_settings()),
+            &format!(
+                "time_settings {}",
+                control.time_settings(self.settings.clock_report)
+            ),
         )?;
         let mut side = opening.start.side_to_move();
         for m in &opening.moves {
@@ -207,7 +221,7 @@ impl Referee<'_, '_> {
         for color in Color::BOTH {
             self.setup(color, opening)?;
         }
-        let mut clocks = [Clock::new(self.settings.control); 2];
+        let mut clocks = self.controls.map(Clock::new);
         loop {
             if (self.stop)() {
                 return Err(Stop::Abandoned);
@@ -244,8 +258,14 @@ impl Referee<'_, '_> {
                 }
             }
             let clock = &clocks[side.index()];
-            self.may(side, &format!("time_left {side} {}", clock.time_left()))?;
-            let wait = clock.deadline(self.settings.margin) + self.settings.hang_timeout;
+            let report = self.settings.clock_report;
+            self.may(
+                side,
+                &format!("time_left {side} {}", clock.time_left(report)),
+            )?;
+            let lag = self.settings.controller_lag;
+            let wait = (clock.deadline(self.settings.margin) + self.settings.hang_timeout)
+                .saturating_sub(lag);
             let stop = self.stop;
             let engine = &mut self.engines[side.index()];
             let answer = engine
@@ -253,7 +273,8 @@ impl Referee<'_, '_> {
                 .and_then(|(id, sent)| engine.receive(id, sent + wait, stop).map(|r| (r, sent)));
             let (reply, sent) =
                 answer.map_err(|e| self.client_failure(side, "genmove", wait, e))?;
-            let used = reply.received.saturating_duration_since(sent);
+            // The controller's own lag is charged as if the engine had used it.
+            let used = reply.received.saturating_duration_since(sent) + lag;
             self.report.time_used[side.index()] += used;
             if let Err(over) = clocks[side.index()].charge(used, self.settings.margin) {
                 return Err(self.forfeit(

@@ -1,7 +1,7 @@
 //! What the runner writes: the live progress line, the final table, JSON lines for scripts and the
 //! SGF record of each game.
 
-use super::clock::{seconds_text, TimeControl};
+use super::clock::{seconds_text, ClockReport, TimeControl};
 use super::outcome::ForfeitKind;
 use super::runner::{Ending, FinishedGame, MatchConfig, MatchResult};
 use super::sprt::{Sprt, SprtStatus};
@@ -88,10 +88,21 @@ pub fn summary(cfg: &MatchConfig, result: &MatchResult) -> String {
         t.games(),
         cfg.settings.size,
         cfg.settings.size,
-        cfg.settings.control,
+        describe_controls(&cfg.settings.controls, &t.names),
         seconds_text(cfg.settings.margin),
         cfg.book.describe()
     );
+    if cfg.settings.clock_report != ClockReport::Exact || !cfg.settings.controller_lag.is_zero() {
+        let _ = writeln!(
+            s,
+            "Controller: {} reports, {} ms lag charged per move",
+            match cfg.settings.clock_report {
+                ClockReport::Exact => "exact",
+                ClockReport::WholeSeconds => "whole-second",
+            },
+            cfg.settings.controller_lag.as_millis()
+        );
+    }
     let _ = writeln!(
         s,
         "Ended: {} after {:.1} s",
@@ -233,8 +244,24 @@ fn json_number(x: f64) -> String {
     }
 }
 
-/// One JSON object (one line) describing a finished game.
-pub fn game_json(fg: &FinishedGame, tally: &Tally, control: &TimeControl) -> String {
+/// The engines' time controls (indexed like the engines): one notation when they are the same,
+/// else each engine's by name.
+pub fn describe_controls(controls: &[TimeControl; 2], names: &[String; 2]) -> String {
+    if controls[0] == controls[1] {
+        controls[0].notation()
+    } else {
+        format!(
+            "{} {}, {} {}",
+            names[0],
+            controls[0].notation(),
+            names[1],
+            controls[1].notation()
+        )
+    }
+}
+
+/// One JSON object (one line) describing a finished game; `controls` are indexed like the engines.
+pub fn game_json(fg: &FinishedGame, tally: &Tally, controls: &[TimeControl; 2]) -> String {
     let o = fg.outcome();
     let r = &fg.report;
     let moves: Vec<String> = r.game.moves().iter().map(|m| m.to_string()).collect();
@@ -243,7 +270,8 @@ pub fn game_json(fg: &FinishedGame, tally: &Tally, control: &TimeControl) -> Str
         concat!(
             "{{\"type\":\"game\",\"game\":{},\"pair\":{},\"white\":{},\"black\":{},",
             "\"winner\":{},\"winner_color\":{},\"result\":{},\"termination\":{},\"reason\":{},",
-            "\"plies\":{},\"time_control\":{},\"white_time\":{:.3},\"black_time\":{:.3},",
+            "\"plies\":{},\"time_control\":{},\"white_control\":{},\"black_control\":{},",
+            "\"white_time\":{:.3},\"black_time\":{:.3},",
             "\"opening\":{},\"moves\":{}}}"
         ),
         fg.index + 1,
@@ -256,7 +284,9 @@ pub fn game_json(fg: &FinishedGame, tally: &Tally, control: &TimeControl) -> Str
         json_string(o.termination.key()),
         json_string(&o.reason),
         r.plies,
-        json_string(&control.notation()),
+        json_string(&describe_controls(controls, &tally.names)),
+        json_string(&controls[fg.white].notation()),
+        json_string(&controls[1 - fg.white].notation()),
         r.time_used[0].as_secs_f64(),
         r.time_used[1].as_secs_f64(),
         json_string(&fg.opening.describe()),
@@ -325,17 +355,19 @@ pub fn summary_json(cfg: &MatchConfig, result: &MatchResult) -> String {
 
 /// The SGF record of a finished game: players, result (`W+`, `B+R`, `W+T`, `B+F`), time control,
 /// date, and the reason the game ended as the game comment.
-pub fn sgf_record(fg: &FinishedGame, tally: &Tally, control: &TimeControl) -> String {
+pub fn sgf_record(fg: &FinishedGame, tally: &Tally, controls: &[TimeControl; 2]) -> String {
     let o = fg.outcome();
+    // TM and OT describe one control for the game; with time odds they are left out and the
+    // comment gives each side's.
+    let common = Some(controls[0]).filter(|c| *c == controls[1]);
     let info = GameInfo {
         white: Some(tally.names[fg.white].clone()),
         black: Some(tally.names[1 - fg.white].clone()),
         result: Some(o.sgf_result()),
-        // TM is the main time in seconds (none for a fixed time per move); the full control is
-        // spelled out in the comment.
-        time_control: Some(control.main_time())
-            .filter(|t| !t.is_zero())
-            .map(seconds_text),
+        // TM is the main time in seconds, OT the overtime; the full control is also spelled out
+        // in the comment.
+        time_control: common.map(|c| seconds_text(c.main_time())),
+        overtime: common.and_then(|c| c.overtime()),
         date: Some(today()),
         event: Some(format!(
             "Hippolyta match {} vs {}, game {}",
@@ -348,7 +380,15 @@ pub fn sgf_record(fg: &FinishedGame, tally: &Tally, control: &TimeControl) -> St
             o.winner,
             o.termination.key(),
             o.reason,
-            control.notation()
+            if common.is_some() {
+                controls[0].notation()
+            } else {
+                format!(
+                    "White {}, Black {}",
+                    controls[fg.white].notation(),
+                    controls[1 - fg.white].notation()
+                )
+            }
         )),
     };
     sgf::write(&fg.report.game, &info)

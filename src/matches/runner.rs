@@ -198,8 +198,13 @@ fn worker(
             Ok(()) => {
                 let [a, b] = &mut procs;
                 let (a, b) = (a.as_mut().expect("started"), b.as_mut().expect("started"));
-                let by_color = if white == 0 { [a, b] } else { [b, a] };
-                play_game(by_color, &opening, &cfg.settings, halted)
+                let [c0, c1] = cfg.settings.controls;
+                let (by_color, controls) = if white == 0 {
+                    ([a, b], [c0, c1])
+                } else {
+                    ([b, a], [c1, c0])
+                };
+                play_game(by_color, controls, &opening, &cfg.settings, halted)
             }
         };
         for color in Color::BOTH {

@@ -21,7 +21,7 @@ pub mod tree;
 use crate::endgame::{is_decided, Budget};
 use crate::game::Game;
 use crate::mv::Move;
-use crate::player::{Decision, Limits, MoveStats, Player, PlayerConfig, SearchReport};
+use crate::player::{Decision, Limits, MoveStats, Player, SearchReport};
 use crate::position::Position;
 use exact::Oracle;
 use node::{PROVEN_LOSS, PROVEN_WIN};
@@ -57,16 +57,20 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    /// A player with the threads, memory, seed and search parameters of `config`.
-    pub fn new(config: &PlayerConfig) -> MctsPlayer {
+    /// A player searching with `threads` threads in a tree of `memory_mb` MiB, reproducible
+    /// when seeded, tuned by `params`.
+    pub fn new(
+        threads: usize,
+        memory_mb: usize,
+        seed: Option<u64>,
+        params: SearchParams,
+    ) -> MctsPlayer {
         MctsPlayer {
-            tree: Tree::new(config.memory_mb.saturating_mul(1 << 20)),
-            priors: RankPrior::new(config.search.prior_decay),
-            params: config.search.clone(),
-            oracles: (0..config.threads.max(1))
-                .map(|_| Oracle::default())
-                .collect(),
-            seed: config.seed,
+            tree: Tree::new(memory_mb.saturating_mul(1 << 20)),
+            priors: RankPrior::new(params.prior_decay),
+            params,
+            oracles: (0..threads.max(1)).map(|_| Oracle::default()).collect(),
+            seed,
             entropy: SmallRng::from_entropy(),
             orderer: Orderer::default(),
             root_game: None,
@@ -153,6 +157,7 @@ impl MctsPlayer {
                 pv,
             }],
             playouts: 0,
+            nodes: 0,
             elapsed: start.elapsed(),
         };
         if limits.report_interval.is_some() {
@@ -219,7 +224,12 @@ impl Player for MctsPlayer {
             limits.playouts,
         );
         self.totals = shared.run(&mut self.oracles, seed, limits, start, on_report);
-        let report = search::report(&self.tree, self.totals.playouts, start.elapsed());
+        let report = search::report(
+            &self.tree,
+            self.totals.playouts,
+            self.totals.nodes,
+            start.elapsed(),
+        );
         let root = self.tree.root();
         let (mv, winrate) = match self.tree.best_child(root) {
             Some(c) => {

@@ -11,7 +11,7 @@
 //! Priors come from the rank alone (`1 / (rank + 1)^decay`, normalised over the legal moves), which
 //! keeps them meaningful whatever the scale of the scores.
 
-use super::params::SearchParams;
+use super::params::{OrderingWeights, SearchParams};
 use crate::bitboard::Bitboard;
 use crate::eval::evaluate;
 use crate::lines::{line_square, segment, SQUARE_LINES};
@@ -31,39 +31,6 @@ pub enum Ranking {
     /// The best this many moves by the cheap ranking, reordered by one-ply evaluation (the rest
     /// are dropped): most of the full ranking's quality near the top at a fraction of its cost.
     Refined(u16),
-}
-
-/// Weights of the cheap move features, in score units.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OrderingWeights {
-    /// Arrow next to an enemy amazon, per amazon, scaled up for amazons with few moves.
-    pub arrow_near_enemy: f32,
-    /// Arrow next to one of one's own amazons (including the one that moved), per amazon.
-    pub arrow_near_own: f32,
-    /// Arrow on a square both sides reach at about the same queen distance.
-    pub arrow_contested: f32,
-    /// Arrow on a square the enemy reaches first.
-    pub arrow_enemy_side: f32,
-    /// Arrow on a square one's own amazons reach at least two moves sooner (wasted).
-    pub arrow_own_side: f32,
-    /// Destination mobility: this times `ln(1 + queen moves from the destination)`.
-    pub destination_mobility: f32,
-    /// Moving an amazon that has few moves where it stands (escaping).
-    pub escape: f32,
-}
-
-impl Default for OrderingWeights {
-    fn default() -> Self {
-        OrderingWeights {
-            arrow_near_enemy: 1.0,
-            arrow_near_own: 1.0,
-            arrow_contested: 1.0,
-            arrow_enemy_side: 0.4,
-            arrow_own_side: 1.0,
-            destination_mobility: 1.0,
-            escape: 1.0,
-        }
-    }
 }
 
 /// Rank priors: `prior(r, n) = w(r) / (w(0) + ... + w(n - 1))` with `w(r) = 1 / (r + 1)^decay`.

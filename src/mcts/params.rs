@@ -1,6 +1,7 @@
-//! Search tunables, all in one struct (no global settings).
+//! Search tunables, all in one struct (no global settings). Every tunable's struct lives here
+//! or in `eval` (the evaluation's weights), so the modules that use them depend on this one and
+//! never the other way round.
 
-use super::ordering::OrderingWeights;
 use crate::eval::EvalParams;
 
 /// Everything the Monte Carlo tree search can be tuned by.
@@ -68,6 +69,39 @@ impl Default for SearchParams {
             full_ordering_visits: 4000,
             endgame_nodes: 5_000,
             endgame_root_nodes: 2_000_000,
+        }
+    }
+}
+
+/// Weights of the cheap move features, in score units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderingWeights {
+    /// Arrow next to an enemy amazon, per amazon, scaled up for amazons with few moves.
+    pub arrow_near_enemy: f32,
+    /// Arrow next to one of one's own amazons (including the one that moved), per amazon.
+    pub arrow_near_own: f32,
+    /// Arrow on a square both sides reach at about the same queen distance.
+    pub arrow_contested: f32,
+    /// Arrow on a square the enemy reaches first.
+    pub arrow_enemy_side: f32,
+    /// Arrow on a square one's own amazons reach at least two moves sooner (wasted).
+    pub arrow_own_side: f32,
+    /// Destination mobility: this times `ln(1 + queen moves from the destination)`.
+    pub destination_mobility: f32,
+    /// Moving an amazon that has few moves where it stands (escaping).
+    pub escape: f32,
+}
+
+impl Default for OrderingWeights {
+    fn default() -> Self {
+        OrderingWeights {
+            arrow_near_enemy: 1.0,
+            arrow_near_own: 1.0,
+            arrow_contested: 1.0,
+            arrow_enemy_side: 0.4,
+            arrow_own_side: 1.0,
+            destination_mobility: 1.0,
+            escape: 1.0,
         }
     }
 }

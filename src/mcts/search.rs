@@ -213,12 +213,17 @@ impl<'t> Shared<'t> {
 
     /// A snapshot of the root's statistics.
     pub fn report(&self, elapsed: Duration) -> SearchReport {
-        report(self.tree, self.playouts.load(Relaxed), elapsed)
+        report(
+            self.tree,
+            self.playouts.load(Relaxed),
+            self.nodes.load(Relaxed),
+            elapsed,
+        )
     }
 }
 
 /// The root's visited children, best first, with their principal variations.
-pub fn report(tree: &Tree, playouts: u64, elapsed: Duration) -> SearchReport {
+pub fn report(tree: &Tree, playouts: u64, nodes: u64, elapsed: Duration) -> SearchReport {
     let mut moves = Vec::new();
     if let Some(list) = tree.children(tree.root()) {
         let mut kids: Vec<u32> = (0..list.len())
@@ -252,6 +257,7 @@ pub fn report(tree: &Tree, playouts: u64, elapsed: Duration) -> SearchReport {
     SearchReport {
         moves,
         playouts,
+        nodes,
         elapsed,
     }
 }

@@ -168,6 +168,7 @@ mod tests {
                 },
             ],
             playouts: 150,
+            nodes: 600,
             elapsed: Duration::from_millis(300),
         };
         assert_eq!(

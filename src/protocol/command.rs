@@ -178,6 +178,7 @@ pub const COMMANDS: &[Spec] = &[
         Origin::Gtp,
         time_left,
     ),
+    spec("clock", "", 0, 0, Origin::Amazons, clock_command),
     spec("final_score", "", 0, 0, Origin::Gtp, |e, _| {
         let score = e.final_score().map_err(|err| err.to_string())?;
         reply(score.to_string())
@@ -463,8 +464,41 @@ fn time_left(e: &mut Engine, a: &[String]) -> Result<Action, String> {
         .map(|s| Duration::from_secs_f64(s.max(0.0)))
         .ok_or_else(|| format!("bad time '{}' (seconds, a number up to 100000000)", a[1]))?;
     let stones = count("stone count", &a[2])?;
-    e.set_time_left(c, time, stones);
+    e.set_time_left(c, time, stones, report_unit(&a[1]));
     reply("")
+}
+
+/// The rounding unit of a time as written: 1 s for a whole number (what GTP sends), 0.1 s for
+/// `12.5`, 1 ms for `12.345`.
+fn report_unit(text: &str) -> Duration {
+    let decimals = text.split_once('.').map_or(0, |(_, frac)| {
+        frac.bytes().take_while(u8::is_ascii_digit).count()
+    });
+    Duration::from_nanos(10u64.pow(9 - decimals.min(9) as u32))
+}
+
+/// `clock`: the time control, both sides' time as the engine knows it, and what it learned about
+/// the controller's clock.
+fn clock_command(e: &mut Engine, _: &[String]) -> Result<Action, String> {
+    let clock = e.clock();
+    let s = |d: Duration| format!("{:.3}", d.as_secs_f64());
+    let mut lines = vec![format!("control {}", clock.control())];
+    for c in Color::BOTH {
+        let t = clock.side(c);
+        let phase = if t.overtime {
+            format!("overtime {} count {}", s(t.period_left), t.count)
+        } else {
+            format!("main {}", s(t.main))
+        };
+        lines.push(format!("{c} {phase} precision {}", s(t.precision)));
+    }
+    lines.push(format!(
+        "lag learned {} buffer {} move_overhead {}",
+        s(clock.lag().learned()),
+        s(clock.lag_buffer()),
+        s(e.settings().move_overhead)
+    ));
+    reply(lines.join("\n"))
 }
 
 /// Largest SGF file `loadsgf` reads.

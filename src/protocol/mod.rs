@@ -2,8 +2,9 @@
 //! see `protocol.md`): the loop that reads commands, runs them through the engine facade and
 //! writes the responses.
 //!
-//! Commands are answered strictly in order. Searches (`genmove`, `analyze`, pondering) run on a
-//! scoped thread while this loop keeps reading input: lines that arrive meanwhile are queued, and
+//! Commands are answered strictly in order. Searches (`genmove`, `analyze`, pondering) run on the
+//! engine facade's search thread (`Engine::go`) while this loop keeps reading input and writing
+//! the search's reports: lines that arrive meanwhile are queued, and
 //! stop the search when it is `analyze` or pondering (any line), or when they are `quit` or the
 //! end of input (which is answered right after the search returns, within milliseconds).
 
@@ -12,17 +13,16 @@ pub mod command;
 pub mod input;
 pub mod response;
 
-use crate::engine::{Answer, Engine};
+use crate::engine::{Answer, Engine, EngineError, Go, SearchResult};
 use crate::player::SearchReport;
 use crate::settings::Settings;
 use command::{Action, Command};
-use crossbeam::channel::{bounded, never, select, unbounded, Receiver};
+use crossbeam::channel::{never, select, Receiver};
 use input::{Input, Line};
 use response::Message;
 use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Runs the protocol on stdin and stdout until `quit` or the end of input.
@@ -139,23 +139,22 @@ impl<'a> Session<'a> {
                 return Ok(false);
             }
             Ok(Action::Genmove { color, play }) => {
-                let result = self.search(StopOn::Quit, None, move |engine, stop, report| {
-                    if play {
-                        engine.genmove(color, received, stop, report)
-                    } else {
-                        engine
-                            .decide(color, received, stop, report)
-                            .map(|d| d.mv.map_or(Answer::Resign, Answer::Move))
-                    }
-                })?;
-                let (ok, text) = match result {
-                    Some(Ok(Answer::Move(m))) => (true, m.to_string()),
-                    Some(Ok(Answer::Resign)) => (true, "resign".to_string()),
-                    Some(Err(e)) => (false, e.to_string()),
-                    None => (
+                let go = Go::Genmove {
+                    color,
+                    play,
+                    started: received,
+                };
+                let (ok, text) = match self.search(go, StopOn::Quit, None)? {
+                    Ok(SearchResult {
+                        answer: Some(Answer::Move(m)),
+                        ..
+                    }) => (true, m.to_string()),
+                    Ok(_) => (true, "resign".to_string()),
+                    Err(EngineError::SearchFailed) => (
                         false,
                         format!("internal error while running '{}'", cmd.name),
                     ),
+                    Err(e) => (false, e.to_string()),
                 };
                 self.send(Message::Done {
                     id,
@@ -168,13 +167,16 @@ impl<'a> Session<'a> {
             }
             Ok(Action::Analyze(args)) => {
                 self.send(Message::Open { id })?;
-                let color = self.engine.position().side_to_move();
+                let go = Go::Analyze {
+                    color: self.engine.position().side_to_move(),
+                    interval: args.interval,
+                };
                 let max_moves = args.max_moves;
-                self.search(
-                    StopOn::AnyInput,
-                    Some(&move |r: &SearchReport| analyze::info_line(r, max_moves)),
-                    move |engine, stop, report| engine.analyze(color, args.interval, stop, report),
-                )?;
+                // Failures are logged: the stream has begun and can only be closed.
+                let format = move |r: &SearchReport| analyze::info_line(r, max_moves);
+                if let Err(e) = self.search(go, StopOn::AnyInput, Some(&format))? {
+                    log::error!("analyze: {e}");
+                }
                 self.send(Message::Close)?;
             }
         }
@@ -190,105 +192,84 @@ impl<'a> Session<'a> {
         {
             return Ok(());
         }
-        self.search(StopOn::AnyInput, None, |engine, stop, _| {
-            engine.ponder(stop)
-        })?;
+        if let Err(e) = self.search(Go::Ponder, StopOn::AnyInput, None)? {
+            log::error!("ponder: {e}");
+        }
         Ok(())
     }
 
-    /// Runs `work` on a search thread while watching the input, streaming formatted reports
-    /// when `stream` is given. With [`StopOn::AnyInput`] the search lasts until a line arrives
-    /// even if `work` ends sooner (an `analyze` stream ends only when the next command comes).
-    /// Returns `None` if `work` panicked.
-    fn search<T, W>(
+    /// Runs a search through the engine facade while watching the input, streaming formatted
+    /// reports when `stream` is given. With [`StopOn::AnyInput`] the search lasts until a line
+    /// arrives even if it ends sooner (an `analyze` stream ends only when the next command
+    /// comes).
+    fn search(
         &mut self,
+        go: Go,
         stop_on: StopOn,
         stream: Option<&Formatter>,
-        work: W,
-    ) -> io::Result<Option<T>>
-    where
-        T: Send,
-        W: FnOnce(&mut Engine, &AtomicBool, &mut dyn FnMut(&SearchReport)) -> T + Send,
-    {
-        // After the end of input every search answers at once.
-        let stop = AtomicBool::new(self.eof);
-        let (report_tx, report_rx) = unbounded::<SearchReport>();
-        let (done_tx, done_rx) = bounded(1);
-        let Session {
-            engine,
-            inputs,
-            pending,
-            eof,
-            out,
-        } = self;
-        let mut output: io::Result<()> = Ok(());
-        let mut write_report = |r: &SearchReport, output: &mut io::Result<()>| {
-            if let (Some(format), Ok(())) = (stream, &*output) {
-                if let Some(line) = format(r) {
-                    *output = response::write(out, Message::Stream(&line));
-                }
-            }
+    ) -> io::Result<Result<SearchResult, EngineError>> {
+        let search = match self.engine.go(go) {
+            Ok(s) => s,
+            Err(e) => return Ok(Err(e)),
         };
-        let result = std::thread::scope(|s| {
-            let stop = &stop;
-            s.spawn(move || {
-                let mut report = |r: &SearchReport| {
-                    // Reports are only formatted for `analyze`; a closed channel just means the
-                    // loop stopped listening.
-                    let _ = report_tx.send(r.clone());
-                };
-                let result = catch_unwind(AssertUnwindSafe(|| work(engine, stop, &mut report)));
-                let _ = done_tx.send(result.ok());
-            });
-            let mut result = None;
-            let mut finished = false;
-            loop {
-                let input_rx = if *eof { never() } else { inputs.clone() };
-                // With StopOn::AnyInput a finished search still waits for the next line.
-                let waiting_for_input = finished && stop_on == StopOn::AnyInput;
-                if finished && (!waiting_for_input || stop.load(Ordering::Relaxed) || *eof) {
-                    break;
-                }
-                select! {
-                    recv(if finished { never() } else { done_rx.clone() }) -> r => {
-                        result = r.ok().flatten();
-                        finished = true;
-                        // Reports sent before the search ended still belong to the stream.
-                        if !stop.load(Ordering::Relaxed) {
-                            for r in report_rx.try_iter() {
-                                write_report(&r, &mut output);
-                            }
-                        }
-                    }
-                    recv(if finished { never() } else { report_rx.clone() }) -> r => {
-                        if let Ok(r) = r {
-                            if !stop.load(Ordering::Relaxed) {
-                                write_report(&r, &mut output);
-                            }
-                        }
-                    }
-                    recv(input_rx) -> msg => match msg {
-                        Ok(Input::Line(line)) => {
-                            let quit = command::parse(&line.text)
-                                .is_some_and(|c| c.name == "quit" && line.too_long.is_none());
-                            if quit || stop_on == StopOn::AnyInput {
-                                stop.store(true, Ordering::Relaxed);
-                            }
-                            pending.push_back(line);
-                        }
-                        Ok(Input::Eof) | Err(_) => {
-                            *eof = true;
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                    },
-                }
-                if output.is_err() {
-                    // Nobody is reading: stop searching, the loop will end on the error.
-                    stop.store(true, Ordering::Relaxed);
-                }
+        if self.eof {
+            // After the end of input every search answers at once.
+            search.stop();
+        }
+        let mut output: io::Result<()> = Ok(());
+        let mut finished = false;
+        loop {
+            let input_rx = if self.eof {
+                never()
+            } else {
+                self.inputs.clone()
+            };
+            // With StopOn::AnyInput a finished search still waits for the next line.
+            let waiting_for_input = finished && stop_on == StopOn::AnyInput;
+            if finished && (!waiting_for_input || search.is_stopped() || self.eof) {
+                break;
             }
-            result
-        });
+            let reports = if finished {
+                never()
+            } else {
+                search.reports().clone()
+            };
+            select! {
+                recv(reports) -> r => match r {
+                    // Reports sent before the search ended still belong to the stream; those
+                    // after a stop do not.
+                    Ok(r) => {
+                        if let (Some(format), Ok(()), false) = (stream, &output, search.is_stopped()) {
+                            if let Some(line) = format(&r) {
+                                output = response::write(&mut self.out, Message::Stream(&line));
+                            }
+                        }
+                    }
+                    Err(_) => finished = true,
+                },
+                recv(input_rx) -> msg => match msg {
+                    Ok(Input::Line(line)) => {
+                        let quit = command::parse(&line.text)
+                            .is_some_and(|c| c.name == "quit" && line.too_long.is_none());
+                        if quit || stop_on == StopOn::AnyInput {
+                            search.stop();
+                        }
+                        self.pending.push_back(line);
+                    }
+                    Ok(Input::Eof) | Err(_) => {
+                        self.eof = true;
+                        search.stop();
+                    }
+                },
+            }
+            if output.is_err() {
+                // Nobody is reading: stop searching, the loop will end on the error.
+                search.stop();
+            }
+        }
+        let engine = &mut self.engine;
+        let result = catch_unwind(AssertUnwindSafe(|| engine.wait()))
+            .unwrap_or(Err(EngineError::SearchFailed));
         output.map(|()| result)
     }
 }
@@ -298,8 +279,9 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::player::{Decision, Limits, MoveStats, Player};
-    use crossbeam::channel::Sender;
+    use crossbeam::channel::{unbounded, Sender};
     use parking_lot::Mutex;
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
     use std::time::Duration;
 
@@ -341,6 +323,7 @@ mod tests {
                                 })
                                 .collect(),
                             playouts,
+                            nodes: playouts,
                             elapsed: start.elapsed(),
                         });
                     }
