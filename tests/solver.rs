@@ -184,3 +184,45 @@ fn finished_and_one_move_positions() {
     // White's only move a1-b1/a1 leaves Black on c2 stuck.
     assert_eq!(solve("xxB/xxx/W1x w").to_string(), "win a1-b1/a1");
 }
+
+/// Whether the side to move wins, by plain memoized minimax keyed by the Zobrist hash (for large
+/// checks, where the full-key memo of [`wins`] would not fit in memory).
+fn wins_hashed(
+    p: &mut Position,
+    memo: &mut HashMap<u64, bool, BuildHasherDefault<KeyHasher>>,
+) -> bool {
+    if let Some(&v) = memo.get(&p.hash()) {
+        return v;
+    }
+    let mut result = false;
+    for m in p.legal_moves() {
+        p.make(m);
+        let opponent_wins = wins_hashed(p, memo);
+        p.unmake(m);
+        if !opponent_wins {
+            result = true;
+            break;
+        }
+    }
+    memo.insert(p.hash(), result);
+    result
+}
+
+/// Settles a small start by exhaustive search: `SOLVE_EXHAUSTIVE=4x5 cargo test --release
+/// --test solver -- --ignored --nocapture` (minutes and gigabytes on 4x5).
+#[test]
+#[ignore]
+fn named_start_by_exhaustive_search() {
+    let dims = std::env::var("SOLVE_EXHAUSTIVE").unwrap_or_else(|_| "4x4".into());
+    let (w, h) = hippolyta::solver::cli::parse_dims(&dims).expect("WxH");
+    let p = Position::named_start(w, h).expect("a named start");
+    let started = std::time::Instant::now();
+    let mut memo = HashMap::default();
+    let first = wins_hashed(&mut p.clone(), &mut memo);
+    eprintln!(
+        "{dims} {p}: side to move {} ({} positions, {:.1}s)",
+        if first { "wins" } else { "loses" },
+        memo.len(),
+        started.elapsed().as_secs_f64()
+    );
+}

