@@ -265,8 +265,8 @@ fn numbers(children: &[Child]) -> (u32, u32, usize, u32) {
 
 /// Initial numbers of an unsettled leaf from queen mobility (destinations, not counting arrows):
 /// refuting the side to move is harder the more it can move (dn), proving its win is harder the
-/// more the opponent can move (pn). On 5x4 this proved the start in 20 s against 96 s for
-/// `pn = 1, dn = 1 + moves / 8`.
+/// more the opponent can move (pn). Against `pn = 1, dn = 1 + moves / 8` it proved the 5x4 start
+/// with 36 million leaves instead of 61 million, and the 4x5 start in 110 s instead of 373 s.
 #[inline]
 fn initial_numbers(pos: &Position) -> (u32, u32) {
     let mobility = |c| -> u32 {
