@@ -23,10 +23,16 @@ impl Bitboard {
 
     /// All squares of a board of side `size` (at most [`MAX_SIZE`]).
     pub const fn board(size: usize) -> Bitboard {
+        Bitboard::rect(size, size)
+    }
+
+    /// All squares of a board of `width` files and `height` ranks (each at most [`MAX_SIZE`]): the
+    /// lower-left corner of the padded layout.
+    pub const fn rect(width: usize, height: usize) -> Bitboard {
         let mut bits = 0u128;
         let mut rank = 0;
-        while rank < size {
-            bits |= ((1u128 << size) - 1) << (rank * STRIDE);
+        while rank < height {
+            bits |= ((1u128 << width) - 1) << (rank * STRIDE);
             rank += 1;
         }
         Bitboard(bits)
@@ -158,6 +164,9 @@ mod tests {
         assert_eq!(Bitboard::board(10).count(), 100);
         assert_eq!(Bitboard::board(6).count(), 36);
         assert!(!Bitboard::board(10).contains(Square::from_index(10)));
+        let r = Bitboard::rect(5, 6);
+        assert_eq!(r.count(), 30);
+        assert!(r.contains(Square::new(4, 5)) && !r.contains(Square::new(5, 4)));
     }
 
     #[test]

@@ -192,7 +192,12 @@ pub struct Engine {
     running: Option<Running>,
     /// Consecutive own moves, per side, whose win-rate estimate was below the resign threshold.
     hopeless: [u32; 2],
+    /// The whole-position solver, built on first use (its table is kept between solves).
+    solver: Option<Box<crate::solver::Solver>>,
 }
+
+/// Table size of the solver behind the `solve` command.
+const SOLVER_TABLE_MB: usize = 256;
 
 impl Drop for Engine {
     /// Stops and joins a search still running, so that no thread outlives the engine.
@@ -212,6 +217,7 @@ impl Engine {
             player: Some(player),
             running: None,
             hopeless: [0; 2],
+            solver: None,
         }
     }
 
@@ -293,8 +299,11 @@ impl Engine {
     /// sizes without a standard start (2 to 5, only reachable with `set_position` or an SGF
     /// setup) restart from the record's start position instead.
     pub fn clear_board(&mut self) {
-        let start =
-            Position::start(self.position().size()).unwrap_or_else(|| self.game.start().clone());
+        let start = self
+            .position()
+            .square_size()
+            .and_then(Position::start)
+            .unwrap_or_else(|| self.game.start().clone());
         self.new_game(Game::new(start));
         self.clock.reset();
     }
@@ -589,6 +598,21 @@ impl Engine {
                 moves: pos.count_moves(),
             }),
         }
+    }
+
+    /// Proves whether the side to move wins the current position, within `time` (see
+    /// `crate::solver`); `stop` ends it early.
+    pub fn solve(&mut self, time: Duration, stop: &AtomicBool) -> crate::solver::Verdict {
+        let solver = self
+            .solver
+            .get_or_insert_with(|| Box::new(crate::solver::Solver::new(SOLVER_TABLE_MB)));
+        let limits = crate::solver::Limits {
+            time: Some(time),
+            ..Default::default()
+        };
+        solver
+            .solve(self.game.position(), &limits, stop, &mut |_| {})
+            .verdict
     }
 
     /// Every region of the position with its owner and moves left (see `endgame::Solver::report`).

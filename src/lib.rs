@@ -30,6 +30,7 @@ pub mod regions;
 pub mod settings;
 pub mod sgf;
 pub mod shard;
+pub mod solver;
 pub mod square;
 pub mod territory;
 pub mod time;

@@ -125,12 +125,12 @@ pub fn line_square(line: u8, slot: u32) -> Square {
     Square::from_index(LINE_SQUARES[line as usize][slot as usize] as usize)
 }
 
-/// Line occupancy words for an empty board of side `size`: every slot that is not a square of the
-/// board is set.
-pub fn empty_lines(size: usize) -> [u16; NUM_LINES] {
+/// Line occupancy words for an empty board of `width` files and `height` ranks: every slot that is
+/// not a square of the board is set.
+pub fn empty_lines(width: usize, height: usize) -> [u16; NUM_LINES] {
     let mut lines = [u16::MAX; NUM_LINES];
-    for rank in 0..size {
-        for file in 0..size {
+    for rank in 0..height {
+        for file in 0..width {
             let sl = &SQUARE_LINES[Square::new(file, rank).index()];
             for k in 0..4 {
                 lines[sl.line[k] as usize] &= !(1 << sl.slot[k]);
@@ -173,11 +173,17 @@ mod tests {
 
     #[test]
     fn small_board_lines() {
-        let lines = empty_lines(6);
+        let lines = empty_lines(6, 6);
         // Rank 1 of a 6x6 board: slots 0..6 empty, the rest blocked.
         assert_eq!(lines[0], !0b11_1111u16);
         // The long diagonal a1-f6 has six squares.
         let d = SQUARE_LINES[Square::new(0, 0).index()].line[2] as usize;
         assert_eq!((!lines[d]).count_ones(), 6);
+        // On 4x7 the file a has seven squares, rank 1 four, and the a1 diagonal four.
+        let lines = empty_lines(4, 7);
+        let a1 = SQUARE_LINES[Square::new(0, 0).index()];
+        assert_eq!((!lines[a1.line[0] as usize]).count_ones(), 4);
+        assert_eq!((!lines[a1.line[1] as usize]).count_ones(), 7);
+        assert_eq!((!lines[a1.line[2] as usize]).count_ones(), 4);
     }
 }

@@ -41,6 +41,8 @@ enum Command {
     Train(Box<hippolyta::learn::train::TrainArgs>),
     /// Serve a board in the browser: play, watch and analyse (see the README section "GUI").
     Gui(Box<hippolyta::gui::GuiArgs>),
+    /// Prove who wins a position (small boards, late middle games) by proof-number search.
+    Solve(hippolyta::solver::cli::SolveArgs),
     /// Search fixed positions with a fixed playout budget; prints a signature and the speed.
     Bench {
         /// Search threads.
@@ -86,6 +88,7 @@ fn main() -> ExitCode {
             print!("{}", hippolyta::endgame::bench::run(args.into()));
             ExitCode::SUCCESS
         }
+        Some(Command::Solve(args)) => hippolyta::solver::cli::run(&args),
         Some(Command::Bench {
             threads,
             playouts,

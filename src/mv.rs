@@ -26,6 +26,11 @@ impl Move {
     /// Reads move text for a board of side `size`. This checks the syntax and that the squares are on
     /// the board, not that the move is legal (see `Position::check_move`).
     pub fn parse(text: &str, size: usize) -> Result<Move, ParseMoveError> {
+        Move::parse_rect(text, size, size)
+    }
+
+    /// Reads move text for a board of `width` files and `height` ranks (see [`Move::parse`]).
+    pub fn parse_rect(text: &str, width: usize, height: usize) -> Result<Move, ParseMoveError> {
         let t = text.trim();
         if t.is_empty() {
             return Err(ParseMoveError::Empty);
@@ -53,7 +58,7 @@ impl Move {
             while *i < b.len() && b[*i].is_ascii_digit() && *i - start < 3 {
                 *i += 1;
             }
-            Square::parse(&lower[start..*i], size).map_err(ParseMoveError::Square)
+            Square::parse_rect(&lower[start..*i], width, height).map_err(ParseMoveError::Square)
         };
         let from = take_square(&mut i)?;
         if i < b.len() && b[i] == b'-' {

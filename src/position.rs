@@ -21,13 +21,15 @@ pub enum Piece {
     Arrow,
 }
 
-/// A position of the Game of the Amazons on a square board of side 2 to 10.
+/// A position of the Game of the Amazons on a board of 2 to 10 files and 2 to 10 ranks (square
+/// or rectangular, in the lower-left corner of the padded layout).
 ///
 /// Besides the bitboards it keeps one occupancy word per queen line (see `lines.rs`), updated by
 /// `make`/`unmake`, from which move generation reads rays directly.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
-    size: u8,
+    width: u8,
+    height: u8,
     side: Color,
     amazons: [Bitboard; 2],
     arrows: Bitboard,
@@ -38,16 +40,22 @@ pub struct Position {
 impl Position {
     /// An empty board of side `size` (2..=10) with `side` to move.
     pub fn empty(size: usize, side: Color) -> Position {
+        Position::empty_rect(size, size, side)
+    }
+
+    /// An empty board of `width` files and `height` ranks (each 2..=10) with `side` to move.
+    pub fn empty_rect(width: usize, height: usize, side: Color) -> Position {
         assert!(
-            (MIN_SIZE..=MAX_SIZE).contains(&size),
-            "board size {size} out of range"
+            (MIN_SIZE..=MAX_SIZE).contains(&width) && (MIN_SIZE..=MAX_SIZE).contains(&height),
+            "board {width}x{height} out of range"
         );
         Position {
-            size: size as u8,
+            width: width as u8,
+            height: height as u8,
             side,
             amazons: [Bitboard::EMPTY; 2],
             arrows: Bitboard::EMPTY,
-            lines: empty_lines(size),
+            lines: empty_lines(width, height),
             hash: if side == Color::Black {
                 zobrist::BLACK_TO_MOVE
             } else {
@@ -84,9 +92,35 @@ impl Position {
         Some(p)
     }
 
+    /// The named start of a `width` x `height` board, White to move: the standard start on square
+    /// boards of side 6 to 10 (see [`Position::start`]); otherwise the layout of Müller's small
+    /// boards, for 4 to 10 files and ranks: White on a2, b1 and the mirror squares at the right
+    /// edge, Black the mirror image on the top two ranks. On 6x5: White a2 b1 e1 f2, Black a4 b5
+    /// e5 f4; on 5x5: White a2 b1 d1 e2, Black a4 b5 d5 e4.
+    pub fn named_start(width: usize, height: usize) -> Option<Position> {
+        if width == height {
+            if let Some(p) = Position::start(width) {
+                return Some(p);
+            }
+        }
+        if !(4..=MAX_SIZE).contains(&width) || !(4..=MAX_SIZE).contains(&height) {
+            return None;
+        }
+        let mut p = Position::empty_rect(width, height, Color::White);
+        let white = [(0, 1), (1, 0), (width - 2, 0), (width - 1, 1)];
+        for (file, rank) in white {
+            p.put(Square::new(file, rank), Piece::Amazon(Color::White));
+            p.put(
+                Square::new(file, height - 1 - rank),
+                Piece::Amazon(Color::Black),
+            );
+        }
+        Some(p)
+    }
+
     /// Puts `piece` on the empty square `sq` (for building positions).
     pub fn put(&mut self, sq: Square, piece: Piece) {
-        assert!(sq.on_board(self.size()) && self.piece_at(sq).is_none());
+        assert!(sq.on_rect(self.width(), self.height()) && self.piece_at(sq).is_none());
         match piece {
             Piece::Amazon(c) => {
                 self.amazons[c.index()] |= Bitboard::from_square(sq);
@@ -100,10 +134,33 @@ impl Position {
         self.toggle_lines(sq);
     }
 
-    /// Board side.
+    /// Files of the board (a..).
     #[inline]
-    pub fn size(&self) -> usize {
-        self.size as usize
+    pub fn width(&self) -> usize {
+        self.width as usize
+    }
+
+    /// Ranks of the board (1..).
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.height as usize
+    }
+
+    /// The side of a square board, `None` for a rectangle.
+    #[inline]
+    pub fn square_size(&self) -> Option<usize> {
+        (self.width == self.height).then_some(self.width as usize)
+    }
+
+    /// `WxH`, e.g. `5x6` for 5 files and 6 ranks.
+    pub fn dims_text(&self) -> String {
+        format!("{}x{}", self.width, self.height)
+    }
+
+    /// Whether `sq` is a square of this board.
+    #[inline]
+    pub fn contains(&self, sq: Square) -> bool {
+        sq.on_rect(self.width(), self.height())
     }
 
     /// The side to move.
@@ -133,7 +190,7 @@ impl Position {
     /// All squares of this board.
     #[inline]
     pub fn board(&self) -> Bitboard {
-        Bitboard::board(self.size())
+        BOARD_MASKS[self.width as usize][self.height as usize]
     }
 
     /// Empty squares of this board.
@@ -231,7 +288,7 @@ impl Position {
     /// of the line tables the generator uses).
     pub fn check_move(&self, m: Move) -> Result<(), IllegalMoveError> {
         for sq in [m.from, m.to, m.arrow] {
-            if !sq.on_board(self.size()) {
+            if !self.contains(sq) {
                 return Err(IllegalMoveError::OffBoard(sq));
             }
         }
@@ -265,14 +322,14 @@ impl Position {
 
     /// A readable board with coordinates: `W`/`B` amazons, `x` arrows, `.` empty squares.
     pub fn diagram(&self) -> String {
-        let n = self.size();
-        let files: String = (0..n)
+        let (w, h) = (self.width(), self.height());
+        let files: String = (0..w)
             .map(|f| format!(" {}", (b'a' + f as u8) as char))
             .collect();
         let mut out = format!("   {}\n", files.trim_start());
-        for rank in (0..n).rev() {
+        for rank in (0..h).rev() {
             out.push_str(&format!("{:>2}", rank + 1));
-            for file in 0..n {
+            for file in 0..w {
                 let c = match self.piece_at(Square::new(file, rank)) {
                     Some(Piece::Amazon(Color::White)) => 'W',
                     Some(Piece::Amazon(Color::Black)) => 'B',
@@ -294,6 +351,21 @@ impl Position {
         out
     }
 }
+
+/// The board mask of every `width` x `height` (indices up to 10; unused entries are empty).
+static BOARD_MASKS: [[Bitboard; MAX_SIZE + 1]; MAX_SIZE + 1] = {
+    let mut t = [[Bitboard::EMPTY; MAX_SIZE + 1]; MAX_SIZE + 1];
+    let mut w = 0;
+    while w <= MAX_SIZE {
+        let mut h = 0;
+        while h <= MAX_SIZE {
+            t[w][h] = Bitboard::rect(w, h);
+            h += 1;
+        }
+        w += 1;
+    }
+    t
+};
 
 /// Checks a queen step from `from` to `to` over `occ` (target included).
 fn walk(
@@ -331,10 +403,9 @@ impl fmt::Display for Position {
     /// The position string: ranks from the top, `/`-separated, `W`, `B`, `x` or a run length of
     /// empty squares; then the side to move.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.size();
-        for rank in (0..n).rev() {
+        for rank in (0..self.height()).rev() {
             let mut run = 0;
-            for file in 0..n {
+            for file in 0..self.width() {
                 let c = match self.piece_at(Square::new(file, rank)) {
                     None => {
                         run += 1;
@@ -380,14 +451,16 @@ pub enum ParsePositionError {
     BadSide(String),
     /// The number of ranks is not a supported board size.
     RankCount(usize),
-    /// A rank does not have exactly as many squares as there are ranks.
+    /// The top rank's width (the board's number of files) is not a supported board size.
+    FileCount(usize),
+    /// A rank does not have as many squares as the top rank.
     RankWidth {
         /// The rank number (as on the board, 1 = bottom).
         rank: usize,
         /// Squares it describes.
         width: usize,
-        /// Squares it should have.
-        size: usize,
+        /// Squares it should have (those of the top rank).
+        expected: usize,
     },
     /// A character other than `W`, `B`, `x` or a digit.
     BadChar {
@@ -415,8 +488,19 @@ impl fmt::Display for ParsePositionError {
                 f,
                 "position has {n} ranks; boards have {MIN_SIZE} to {MAX_SIZE} ranks separated by '/'"
             ),
-            RankWidth { rank, width, size } => {
-                write!(f, "rank {rank} has {width} squares but the board is {size}x{size}")
+            FileCount(n) => write!(
+                f,
+                "ranks have {n} squares; boards have {MIN_SIZE} to {MAX_SIZE} files"
+            ),
+            RankWidth {
+                rank,
+                width,
+                expected,
+            } => {
+                write!(
+                    f,
+                    "rank {rank} has {width} squares but the top rank has {expected}"
+                )
             }
             BadChar { rank, ch } => write!(
                 f,
@@ -447,20 +531,21 @@ impl FromStr for Position {
             return Err(TrailingText(extra.chars().take(20).collect()));
         }
         let ranks: Vec<&str> = board.split('/').collect();
-        let size = ranks.len();
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            return Err(RankCount(size));
+        let height = ranks.len();
+        if !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            return Err(RankCount(height));
         }
-        let mut pos = Position::empty(size, side);
+        // Read every rank first: the top rank's width is the board's.
+        let mut rows: Vec<Vec<Option<Piece>>> = Vec::with_capacity(height);
         for (i, text) in ranks.iter().enumerate() {
-            let rank = size - 1 - i;
-            let mut file = 0usize;
+            let rank = height - 1 - i;
+            let mut row: Vec<Option<Piece>> = Vec::new();
             let mut chars = text.chars().peekable();
             while let Some(ch) = chars.next() {
                 let piece = match ch {
-                    'W' => Some(Piece::Amazon(Color::White)),
-                    'B' => Some(Piece::Amazon(Color::Black)),
-                    'x' | 'X' => Some(Piece::Arrow),
+                    'W' => Piece::Amazon(Color::White),
+                    'B' => Piece::Amazon(Color::Black),
+                    'x' | 'X' => Piece::Arrow,
                     '0' => return Err(ZeroRun { rank: rank + 1 }),
                     '1'..='9' => {
                         let mut run = ch.to_digit(10).unwrap_or(0) as usize;
@@ -468,24 +553,36 @@ impl FromStr for Position {
                             run = (run * 10 + d as usize).min(1000);
                             chars.next();
                         }
-                        file += run;
-                        None
+                        let room = 1000usize.saturating_sub(row.len());
+                        row.extend(std::iter::repeat_n(None, run.min(room)));
+                        continue;
                     }
                     _ => return Err(BadChar { rank: rank + 1, ch }),
                 };
-                if let Some(piece) = piece {
-                    if file < size {
-                        pos.put(Square::new(file, rank), piece);
-                    }
-                    file += 1;
+                if row.len() < 1000 {
+                    row.push(Some(piece));
                 }
             }
-            if file != size {
-                return Err(RankWidth {
-                    rank: rank + 1,
-                    width: file,
-                    size,
-                });
+            if let Some(top) = rows.first() {
+                if row.len() != top.len() {
+                    return Err(RankWidth {
+                        rank: rank + 1,
+                        width: row.len(),
+                        expected: top.len(),
+                    });
+                }
+            } else if !(MIN_SIZE..=MAX_SIZE).contains(&row.len()) {
+                return Err(FileCount(row.len()));
+            }
+            rows.push(row);
+        }
+        let width = rows[0].len();
+        let mut pos = Position::empty_rect(width, height, side);
+        for (i, row) in rows.iter().enumerate() {
+            for (file, piece) in row.iter().enumerate() {
+                if let Some(piece) = *piece {
+                    pos.put(Square::new(file, height - 1 - i), piece);
+                }
             }
         }
         Ok(pos)
@@ -535,13 +632,15 @@ mod tests {
                 BadSide("x".into()),
             ),
             (
-                "10/10 w",
+                "10/9 w",
                 RankWidth {
-                    rank: 2,
-                    width: 10,
-                    size: 2,
+                    rank: 1,
+                    width: 9,
+                    expected: 10,
                 },
             ),
+            ("11/11 w", FileCount(11)),
+            ("1/1 w", FileCount(1)),
             ("3B2B3/10/10/B8B/10/10/W8W/10/10/3W2W3/10 w", RankCount(11)),
             ("5 w", RankCount(1)),
             (
@@ -549,7 +648,7 @@ mod tests {
                 RankWidth {
                     rank: 1,
                     width: 11,
-                    size: 10,
+                    expected: 10,
                 },
             ),
             (
@@ -557,7 +656,7 @@ mod tests {
                 RankWidth {
                     rank: 2,
                     width: 9,
-                    size: 10,
+                    expected: 10,
                 },
             ),
             (
@@ -568,18 +667,36 @@ mod tests {
                 "3B2B3/10/10/B8B/10/10/W8W/10/10/3W02W3 w",
                 ZeroRun { rank: 1 },
             ),
-            (
-                "99999999999999999999/10 w",
-                RankWidth {
-                    rank: 2,
-                    width: 1000,
-                    size: 2,
-                },
-            ),
+            ("99999999999999999999/10 w", FileCount(1000)),
         ];
         for (text, want) in cases {
             assert_eq!(text.parse::<Position>().as_ref(), Err(want), "{text}");
         }
+    }
+
+    #[test]
+    fn rectangles() {
+        let p: Position = "B3B/5/5/5/W3W/1W1W1 b".parse().unwrap();
+        assert_eq!((p.width(), p.height()), (5, 6));
+        assert_eq!(p.to_string(), "B3B/5/5/5/W3W/1W1W1 b");
+        assert_eq!(p.board().count(), 30);
+        assert_eq!(p.empty_squares().count(), 24);
+        assert_eq!("10/10 w".parse::<Position>().unwrap().dims_text(), "10x2");
+        assert_eq!(
+            Position::named_start(6, 5).unwrap().to_string(),
+            "1B2B1/B4B/6/W4W/1W2W1 w"
+        );
+        assert_eq!(
+            Position::named_start(5, 4).unwrap().to_string(),
+            "1B1B1/B3B/W3W/1W1W1 w"
+        );
+        assert_eq!(Position::named_start(6, 6), Position::start(6));
+        assert!(Position::named_start(3, 5).is_none());
+        let d = "3/1x1 w".parse::<Position>().unwrap().diagram();
+        assert_eq!(
+            d,
+            "   a b c\n 2 . . . 2\n 1 . x . 1\n   a b c\nWhite to move"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! Points are two lower-case letters, column then row counted from the top (`d1` on 10x10 is `dj`); a
 //! move is from, to and arrow concatenated (`d1-d7/g7` by White is `;W[djddgd]`). A start other than the
 //! standard one for the board size is written as setup: `AW`/`AB` amazons, `AA` arrows, `PL` side to move.
+//! Rectangles are `SZ[W:H]` (W columns, H rows) and always carry their setup.
 
 use crate::color::Color;
 use crate::game::Game;
@@ -94,17 +95,32 @@ impl fmt::Display for SgfError {
 
 impl std::error::Error for SgfError {}
 
-fn point(sq: Square, size: usize) -> String {
+/// An SGF point: column letter from `a`, row letter from `a` at the top rank (`height` ranks).
+fn point(sq: Square, height: usize) -> String {
     let col = (b'a' + sq.file() as u8) as char;
-    let row = (b'a' + (size - 1 - sq.rank()) as u8) as char;
+    let row = (b'a' + (height - 1 - sq.rank()) as u8) as char;
     format!("{col}{row}")
 }
 
-fn parse_point(text: &[u8], size: usize) -> Option<Square> {
+fn parse_point(text: &[u8], (width, height): (usize, usize)) -> Option<Square> {
     let (c, r) = (text.first()?, text.get(1)?);
     let file = c.checked_sub(b'a')? as usize;
     let row = r.checked_sub(b'a')? as usize;
-    (file < size && row < size).then(|| Square::new(file, size - 1 - row))
+    (file < width && row < height).then(|| Square::new(file, height - 1 - row))
+}
+
+/// Reads `SZ[N]` (a square board) or `SZ[W:H]` (W columns, H rows).
+fn parse_size(value: &str) -> Option<(usize, usize)> {
+    let v = value.trim();
+    let (w, h) = match v.split_once(':') {
+        Some((w, h)) => (w.trim().parse().ok()?, h.trim().parse().ok()?),
+        None => {
+            let n = v.parse().ok()?;
+            (n, n)
+        }
+    };
+    let ok = |n: usize| (MIN_SIZE..=MAX_SIZE).contains(&n);
+    (ok(w) && ok(h)).then_some((w, h))
 }
 
 fn escape(text: &str) -> String {
@@ -114,9 +130,13 @@ fn escape(text: &str) -> String {
 /// Writes `game` with header `info` as an SGF record.
 pub fn write(game: &Game, info: &GameInfo) -> String {
     let start = game.start();
-    let size = start.size();
+    let size = start.height();
+    let sz = match start.square_size() {
+        Some(n) => n.to_string(),
+        None => format!("{}:{}", start.width(), start.height()),
+    };
     let mut out = format!(
-        "(;FF[4]GM[18]SZ[{size}]AP[Hippolyta:{}]",
+        "(;FF[4]GM[18]SZ[{sz}]AP[Hippolyta:{}]",
         env!("CARGO_PKG_VERSION")
     );
     let props = [
@@ -134,7 +154,8 @@ pub fn write(game: &Game, info: &GameInfo) -> String {
             out.push_str(&format!("{name}[{}]", escape(v)));
         }
     }
-    if Position::start(size).as_ref() != Some(start) {
+    // Rectangles always carry their setup: other programs know no standard start for them.
+    if start.square_size().and_then(Position::start).as_ref() != Some(start) {
         let groups = [
             ("AW", start.amazons(Color::White)),
             ("AB", start.amazons(Color::Black)),
@@ -296,19 +317,17 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
         }
     }
     let size = match first("SZ") {
-        None => 10,
-        Some(v) => match v.trim().parse::<usize>() {
-            Ok(n) if (MIN_SIZE..=MAX_SIZE).contains(&n) => n,
-            _ => return Err(SgfError::BadSize(v)),
-        },
+        None => (10, 10),
+        Some(v) => parse_size(&v).ok_or(SgfError::BadSize(v))?,
     };
+    let (width, height) = size;
     let setup = ["AW", "AB", "AA"].iter().any(|p| get(root, p).is_some());
     let mut start = if setup {
         let side = match first("PL").as_deref().map(str::trim) {
             Some("B" | "b") => Color::Black,
             _ => Color::White,
         };
-        let mut p = Position::empty(size, side);
+        let mut p = Position::empty_rect(width, height, side);
         for (name, piece) in [
             ("AW", Piece::Amazon(Color::White)),
             ("AB", Piece::Amazon(Color::Black)),
@@ -328,7 +347,8 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
         }
         p
     } else {
-        Position::start(size).ok_or_else(|| SgfError::BadSize(size.to_string()))?
+        Position::named_start(width, height)
+            .ok_or_else(|| SgfError::BadSize(format!("{width}:{height}")))?
     };
     // Without PL, a setup's side to move is the colour of the first move.
     let first_mover = nodes
@@ -345,7 +365,7 @@ pub fn parse(text: &str) -> Result<Record, SgfError> {
             }
         });
     if setup && first("PL").is_none() && first_mover == Some(Color::Black) {
-        let mut p = Position::empty(size, Color::Black);
+        let mut p = Position::empty_rect(width, height, Color::Black);
         for sq in start.amazons(Color::White) {
             p.put(sq, Piece::Amazon(Color::White));
         }
@@ -449,11 +469,33 @@ mod tests {
     }
 
     #[test]
+    fn rectangles_round_trip() {
+        let mut rng = StdRng::seed_from_u64(3);
+        for (w, h) in [(5, 6), (7, 4), (4, 5)] {
+            let mut g = Game::new(Position::named_start(w, h).unwrap());
+            while let Some(m) = g.position().random_move(&mut rng) {
+                g.play(m).unwrap();
+            }
+            let text = write(&g, &GameInfo::default());
+            assert!(text.contains(&format!("SZ[{w}:{h}]")), "{text}");
+            let back = parse(&text).unwrap();
+            assert_eq!(back.game.moves(), g.moves());
+            assert_eq!(back.game.position(), g.position());
+        }
+        // Without setup a rectangle starts from its named start.
+        let back = parse("(;GM[18]SZ[5:4];W[acbccc])").unwrap();
+        assert_eq!(back.game.start(), &Position::named_start(5, 4).unwrap());
+        assert_eq!(back.game.moves().len(), 1);
+    }
+
+    #[test]
     fn bad_records_are_rejected() {
         let cases = [
             ("", "starts with"),
             ("(;GM[1]SZ[10])", "not Amazons"),
             ("(;GM[18]SZ[12])", "not supported"),
+            ("(;GM[18]SZ[5:11])", "not supported"),
+            ("(;GM[18]SZ[5:])", "not supported"),
             ("(;GM[18]SZ[10];W[djdd])", "bad value"),
             ("(;GM[18]SZ[10];W[djddgd];W[ajaiah])", "side not on move"),
             ("(;GM[18]SZ[10];W[ejddgd])", "illegal"),

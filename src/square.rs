@@ -53,11 +53,22 @@ impl Square {
     /// Whether the square lies on a board of side `size`.
     #[inline]
     pub const fn on_board(self, size: usize) -> bool {
-        self.file() < size && self.rank() < size
+        self.on_rect(size, size)
+    }
+
+    /// Whether the square lies on a board of `width` files and `height` ranks.
+    #[inline]
+    pub const fn on_rect(self, width: usize, height: usize) -> bool {
+        self.file() < width && self.rank() < height
     }
 
     /// Parses a square name such as `d7` or `J10` (case-insensitive) on a board of side `size`.
     pub fn parse(text: &str, size: usize) -> Result<Square, SquareError> {
+        Square::parse_rect(text, size, size)
+    }
+
+    /// Parses a square name on a board of `width` files and `height` ranks.
+    pub fn parse_rect(text: &str, width: usize, height: usize) -> Result<Square, SquareError> {
         let bytes = text.as_bytes();
         let bad = || SquareError::Malformed(text.to_string());
         if bytes.len() < 2 || bytes.len() > 3 {
@@ -72,10 +83,11 @@ impl Square {
         }
         let file = (letter - b'a') as usize;
         let rank: usize = text[1..].parse::<usize>().map_err(|_| bad())? - 1;
-        if file >= size || rank >= size {
+        if file >= width || rank >= height {
             return Err(SquareError::OffBoard {
                 text: text.to_ascii_lowercase(),
-                size,
+                width,
+                height,
             });
         }
         Ok(Square::new(file, rank))
@@ -102,8 +114,10 @@ pub enum SquareError {
     OffBoard {
         /// The name as given (lower case).
         text: String,
-        /// The board side.
-        size: usize,
+        /// Files of the board.
+        width: usize,
+        /// Ranks of the board.
+        height: usize,
     },
 }
 
@@ -114,8 +128,12 @@ impl fmt::Display for SquareError {
                 f,
                 "'{t}' is not a square name (expected a letter and a rank, like d7)"
             ),
-            SquareError::OffBoard { text, size } => {
-                write!(f, "square {text} is off the {size}x{size} board")
+            SquareError::OffBoard {
+                text,
+                width,
+                height,
+            } => {
+                write!(f, "square {text} is off the {width}x{height} board")
             }
         }
     }
@@ -157,5 +175,8 @@ mod tests {
             Square::parse("g1", 6),
             Err(SquareError::OffBoard { .. })
         ));
+        assert!(Square::parse_rect("e6", 5, 6).is_ok());
+        assert!(Square::parse_rect("f5", 5, 6).is_err());
+        assert!(Square::parse_rect("a7", 5, 6).is_err());
     }
 }

@@ -15,9 +15,9 @@ use std::collections::HashMap;
 
 /// The same pieces with `side` to move (the rules core has no pass move).
 fn with_side(pos: &Position, side: Color) -> Position {
-    let mut p = Position::empty(pos.size(), side);
-    for rank in 0..pos.size() {
-        for file in 0..pos.size() {
+    let mut p = Position::empty_rect(pos.width(), pos.height(), side);
+    for rank in 0..pos.height() {
+        for file in 0..pos.width() {
             let sq = Square::new(file, rank);
             if let Some(piece) = pos.piece_at(sq) {
                 p.put(sq, piece);

@@ -62,13 +62,13 @@ fn perft_from_the_binary() {
     assert_eq!(lines, ["b2-a1/b2: 1", "b2-c1/b2: 1", "perft 1: 2"]);
 
     let out = Command::new(env!("CARGO_BIN_EXE_hippolyta"))
-        .args(["perft", "1", "--position", "10/10 w"])
+        .args(["perft", "1", "--position", "10/9 w"])
         .output()
         .unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.contains("rank 2 has 10 squares but the board is 2x2"),
+        stderr.contains("rank 1 has 9 squares but the top rank has 10"),
         "{stderr}"
     );
 }

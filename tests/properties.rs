@@ -1,4 +1,5 @@
-//! Property tests of the rules core over positions from seeded random games on 6x6, 8x8 and 10x10.
+//! Property tests of the rules core over positions from seeded random games on 6x6, 8x8 and 10x10
+//! and on rectangles (5x6, 7x4, 4x9, 10x5).
 
 use hippolyta::{Color, Move, Piece, Position, Square};
 use rand::rngs::StdRng;
@@ -10,8 +11,8 @@ fn sample_positions(seed: u64, games: usize) -> Vec<Position> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut out = Vec::new();
     for g in 0..games {
-        let size = [6, 8, 10][g % 3];
-        let mut p = Position::start(size).unwrap();
+        let (w, h) = [(6, 6), (8, 8), (10, 10), (5, 6), (7, 4), (4, 9), (10, 5)][g % 7];
+        let mut p = Position::named_start(w, h).unwrap();
         loop {
             if rng.gen_bool(0.15) {
                 out.push(p.clone());
@@ -30,9 +31,9 @@ fn sample_positions(seed: u64, games: usize) -> Vec<Position> {
 
 /// Every (amazon, square, square) triple the square-walking checker accepts.
 fn brute_force_moves(p: &Position) -> HashSet<Move> {
-    let n = p.size();
-    let squares: Vec<Square> = (0..n)
-        .flat_map(|r| (0..n).map(move |f| Square::new(f, r)))
+    let (w, h) = (p.width(), p.height());
+    let squares: Vec<Square> = (0..h)
+        .flat_map(|r| (0..w).map(move |f| Square::new(f, r)))
         .collect();
     let mut out = HashSet::new();
     for from in p.amazons(p.side_to_move()) {
@@ -57,6 +58,49 @@ fn generator_matches_slow_checker() {
         assert_eq!(set, brute_force_moves(&p), "{p}");
         assert_eq!(p.count_moves(), fast.len() as u64, "{p}");
         assert_eq!(p.has_legal_move(), !fast.is_empty(), "{p}");
+    }
+}
+
+/// Perft by the square-walking checker alone.
+fn brute_force_perft(p: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    brute_force_moves(p)
+        .into_iter()
+        .map(|m| {
+            let mut q = p.clone();
+            q.play(m).unwrap();
+            brute_force_perft(&q, depth - 1)
+        })
+        .sum()
+}
+
+#[test]
+fn rectangle_perft_matches_brute_force() {
+    // The named starts of small rectangles, and positions along random games on them.
+    let mut rng = StdRng::seed_from_u64(12);
+    for (w, h) in [(4, 5), (5, 4), (3, 7), (7, 3), (2, 6), (6, 2)] {
+        let mut p = match Position::named_start(w, h) {
+            Some(p) => p,
+            None => {
+                let mut p = Position::empty_rect(w, h, Color::White);
+                p.put(Square::new(0, 0), Piece::Amazon(Color::White));
+                p.put(Square::new(w - 1, h - 1), Piece::Amazon(Color::Black));
+                p
+            }
+        };
+        for _ in 0..4 {
+            let depth = if p.empty_squares().count() > 14 { 2 } else { 3 };
+            let want = brute_force_perft(&p, depth);
+            let got = hippolyta::perft::perft(&mut p.clone(), depth);
+            assert_eq!(got, want, "{p} depth {depth}");
+            for _ in 0..2 {
+                if let Some(m) = p.random_move(&mut rng) {
+                    p.make(m);
+                }
+            }
+        }
     }
 }
 
@@ -92,9 +136,9 @@ fn move_text_round_trips() {
     for p in sample_positions(4, 6) {
         for m in p.legal_moves().into_iter().step_by(11) {
             let text = m.to_string();
-            assert_eq!(Move::parse(&text, p.size()), Ok(m));
+            assert_eq!(Move::parse_rect(&text, p.width(), p.height()), Ok(m));
             let quarry = text.to_uppercase().replace('/', "-");
-            assert_eq!(Move::parse(&quarry, p.size()), Ok(m));
+            assert_eq!(Move::parse_rect(&quarry, p.width(), p.height()), Ok(m));
         }
     }
 }

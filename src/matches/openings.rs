@@ -51,11 +51,10 @@ impl Opening {
             reason,
         };
         if let Ok(p) = line.parse::<Position>() {
-            if p.size() != size {
+            if p.square_size() != Some(size) {
                 return Err(err(format!(
-                    "the position is {}x{} but the match is on {size}x{size}",
-                    p.size(),
-                    p.size()
+                    "the position is {} but the match is on {size}x{size}",
+                    p.dims_text()
                 )));
             }
             if !p.has_legal_move() {

@@ -120,7 +120,9 @@ impl Oracle {
 
     /// The verdict of a decided (or finished) position, from the cache or the solver.
     fn decided(&mut self, pos: &Position, params: &SearchParams) -> Verdict {
-        let key = (pos.hash() ^ (pos.size() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).max(1);
+        let key = (pos.hash()
+            ^ ((pos.width() * 16 + pos.height()) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .max(1);
         let slot = key as usize & (self.cache.len() - 1);
         let entry = self.cache[slot];
         if entry.key == key {

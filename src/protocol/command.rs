@@ -184,6 +184,7 @@ pub const COMMANDS: &[Spec] = &[
         reply(score.to_string())
     }),
     spec("regions", "", 0, 0, Origin::Amazons, regions),
+    spec("solve", "[SECONDS]", 0, 1, Origin::Amazons, solve),
     spec("loadsgf", "FILE [MOVE_NUMBER]", 1, 2, Origin::Gtp, loadsgf),
     spec("printsgf", "[FILE]", 0, 1, Origin::Convention, printsgf),
     spec(
@@ -257,13 +258,13 @@ fn color(text: &str) -> Result<Color, String> {
     Color::parse(text).ok_or_else(|| format!("bad color '{text}' (expected w, white, b or black)"))
 }
 
-fn move_text(text: &str, size: usize) -> Result<Move, String> {
+fn move_text(text: &str, pos: &Position) -> Result<Move, String> {
     if ["pass", "resign"].contains(&text.to_ascii_lowercase().as_str()) {
         return Err(format!(
             "'{text}' is not a move: Amazons has no passing, and a side that cannot move has lost"
         ));
     }
-    Move::parse(text, size).map_err(|e| e.to_string())
+    Move::parse_rect(text, pos.width(), pos.height()).map_err(|e| e.to_string())
 }
 
 /// A time in seconds: a non-negative number (GTP sends integers; decimals are accepted too).
@@ -320,7 +321,7 @@ fn set_position(e: &mut Engine, a: &[String]) -> Result<Action, String> {
 
 fn play(e: &mut Engine, a: &[String]) -> Result<Action, String> {
     let c = color(&a[0])?;
-    let mv = move_text(&a[1], e.position().size())?;
+    let mv = move_text(&a[1], e.position())?;
     e.play(c, mv).map_err(|err| err.to_string())?;
     reply("")
 }
@@ -333,9 +334,21 @@ fn genmove(e: &mut Engine, a: &[String], play: bool) -> Result<Action, String> {
 
 fn is_legal(e: &mut Engine, a: &[String]) -> Result<Action, String> {
     let c = color(&a[0])?;
-    let mv = move_text(&a[1], e.position().size())?;
+    let mv = move_text(&a[1], e.position())?;
     let legal = c == e.position().side_to_move() && e.position().check_move(mv).is_ok();
     reply(if legal { "1" } else { "0" })
+}
+
+/// Seconds `solve` takes when none are given.
+const SOLVE_DEFAULT_SECONDS: f64 = 10.0;
+
+fn solve(e: &mut Engine, a: &[String]) -> Result<Action, String> {
+    let time = match a.first() {
+        Some(t) => seconds("solve time", t)?,
+        None => Duration::from_secs_f64(SOLVE_DEFAULT_SECONDS),
+    };
+    let never = std::sync::atomic::AtomicBool::new(false);
+    reply(e.solve(time, &never).to_string())
 }
 
 fn legal_moves(e: &mut Engine, _: &[String]) -> Result<Action, String> {
@@ -618,6 +631,24 @@ mod tests {
     }
 
     #[test]
+    fn solve_answers_win_loss_or_unknown() {
+        let mut e = Engine::new(Settings::default());
+        let mut run = |line: &str| match dispatch(&mut e, &parse(line).unwrap()) {
+            Ok(Action::Reply(text)) => text,
+            other => panic!("{line}: {:?}", other.map(|_| ())),
+        };
+        run("set_position xxB/xxx/W1x w");
+        assert_eq!(run("solve"), "win a1-b1/a1");
+        run("set_position 1BB1/B2B/W2W/1WW1 w");
+        assert_eq!(run("solve 1000"), "loss");
+        assert_eq!(run("get_position"), "1BB1/B2B/W2W/1WW1 w");
+        run("set_position 1BB1/B2B/4/4/W2W/1WW1 w");
+        assert_eq!(run("solve 0"), "unknown");
+        let err = dispatch(&mut e, &parse("solve soon").unwrap()).unwrap_err();
+        assert!(err.contains("bad solve time"), "{err}");
+    }
+
+    #[test]
     fn argument_errors_say_what_was_wrong() {
         let mut e = Engine::new(Settings::default());
         let cases = [
@@ -633,7 +664,10 @@ mod tests {
             ("genmove b", "it is White's turn"),
             ("boardsize 11", "unacceptable size 11"),
             ("boardsize ten", "bad size"),
-            ("set_position 3B2B3/10 w", "rank 2 has 10 squares"),
+            (
+                "set_position 3B2B3/9 w",
+                "rank 1 has 9 squares but the top rank has 10",
+            ),
             ("perft 4", "0 to 3"),
             ("time_settings 10 x 0", "bad byo-yomi time 'x'"),
             ("time_settings -1 0 0", "bad main time"),

@@ -1,0 +1,126 @@
+//! `hippolyta solve`: prove a position from the command line.
+//!
+//! Prints the position, a progress line every `--progress` seconds, a summary (statistics and the
+//! root moves' status) and, as the very last line, `result: win MOVE`, `result: loss` or
+//! `result: unknown`. The first Ctrl-C stops the search and prints what is known so far.
+
+use super::{Limits, MoveStatus, Solver, Verdict};
+use crate::matches::interrupt;
+use crate::position::Position;
+use clap::Args;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Options of `hippolyta solve`.
+#[derive(Args, Debug, Clone)]
+pub struct SolveArgs {
+    /// The position string to solve.
+    #[arg(long, conflicts_with = "board")]
+    pub position: Option<String>,
+    /// A named start instead: `WxH` (W files, H ranks), e.g. 5x5, 4x7, 6x5.
+    #[arg(long)]
+    pub board: Option<String>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 1024)]
+    pub hash: usize,
+    /// Stop after this many seconds.
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Stop after this many expanded positions.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Seconds between progress lines.
+    #[arg(long, default_value_t = 10.0)]
+    pub progress: f64,
+}
+
+/// Reads `WxH` (e.g. `5x6`) as (files, ranks).
+pub fn parse_dims(text: &str) -> Option<(usize, usize)> {
+    let (w, h) = text
+        .trim()
+        .to_ascii_lowercase()
+        .split_once('x')
+        .map(|(w, h)| (w.parse::<usize>().ok(), h.parse::<usize>().ok()))?;
+    Some((w?, h?))
+}
+
+fn start_position(args: &SolveArgs) -> Result<Position, String> {
+    match (&args.position, &args.board) {
+        (Some(p), _) => p.parse().map_err(|e| format!("bad --position: {e}")),
+        (None, Some(b)) => {
+            let (w, h) = parse_dims(b)
+                .ok_or_else(|| format!("bad --board '{b}' (expected WxH, like 5x6)"))?;
+            Position::named_start(w, h)
+                .ok_or_else(|| format!("no named start for {w}x{h} (files and ranks from 4 to 10)"))
+        }
+        (None, None) => Err("give --position POS or --board WxH".into()),
+    }
+}
+
+fn seconds(what: &str, s: f64) -> Result<Duration, String> {
+    if s.is_finite() && (0.0..=1e9).contains(&s) {
+        Ok(Duration::from_secs_f64(s))
+    } else {
+        Err(format!("bad --{what} {s} (seconds, 0 to 1e9)"))
+    }
+}
+
+/// Runs `hippolyta solve`.
+pub fn run(args: &SolveArgs) -> ExitCode {
+    let parsed = start_position(args).and_then(|pos| {
+        let time = args.time.map(|t| seconds("time", t)).transpose()?;
+        let every = seconds("progress", args.progress)?.max(Duration::from_millis(100));
+        Ok((pos, time, every))
+    });
+    let (pos, time, report_every) = match parsed {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("hippolyta: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    println!("{}", pos.diagram());
+    println!("position {} ({})", pos, pos.dims_text());
+    println!("table {} MiB, one thread", args.hash);
+    let limits = Limits {
+        nodes: args.nodes.unwrap_or(u64::MAX),
+        time,
+        report_every,
+    };
+    interrupt::install();
+    let mut solver = Solver::new(args.hash);
+    let report = solver.solve(&pos, &limits, interrupt::flag(), &mut |p| {
+        println!("progress: {p}");
+    });
+    if report.stopped && report.verdict == Verdict::Unknown {
+        println!("stopped before a proof (limit reached or interrupted)");
+    }
+    let s = report.stats;
+    println!(
+        "summary: {} in {:.2}s, {} nodes ({} leaves), {:.0} nodes/s, table {:.1}%, proven {} disproven {}",
+        report.verdict,
+        s.elapsed.as_secs_f64(),
+        s.nodes,
+        s.leaves,
+        s.rate(),
+        s.table_usage * 100.0,
+        s.proven,
+        s.disproven
+    );
+    let count = |f: fn(&MoveStatus) -> bool| report.moves.iter().filter(|(_, st)| f(st)).count();
+    println!(
+        "root moves (up to symmetry): {} winning, {} losing, {} open",
+        count(|s| *s == MoveStatus::Wins),
+        count(|s| *s == MoveStatus::Loses),
+        count(|s| matches!(s, MoveStatus::Open { .. }))
+    );
+    if report.verdict == Verdict::Unknown {
+        for (m, st) in report.moves.iter().take(5) {
+            if let MoveStatus::Open { pn, dn } = st {
+                println!("  open {m}: opponent pn {pn} dn {dn}");
+            }
+        }
+    }
+    println!("result: {}", report.verdict);
+    ExitCode::SUCCESS
+}

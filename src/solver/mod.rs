@@ -1,0 +1,241 @@
+//! Proving whole positions: who wins with perfect play, and a winning move.
+//!
+//! Depth-first proof-number search ([`dfpn`]) over the full game, with a transposition table
+//! keyed by position up to board symmetry ([`symmetry`]), and leaves settled without search when
+//! the regions decide them ([`bounds`], using the exact endgame solver for one-side regions).
+//! Meant for small boards (up to about 6x5) and for late middle games on 10x10 whose open area is
+//! small.
+
+mod bounds;
+pub mod cli;
+mod dfpn;
+mod symmetry;
+mod table;
+
+use crate::endgame::Solver as Endgame;
+use crate::mv::Move;
+use crate::position::Position;
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// What the solver proved about the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The side to move wins, for example with this move.
+    Win(Move),
+    /// The side to move loses whatever it plays.
+    Loss,
+    /// Not settled within the limits.
+    Unknown,
+}
+
+impl fmt::Display for Verdict {
+    /// `win MOVE`, `loss` or `unknown`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Win(m) => write!(f, "win {m}"),
+            Verdict::Loss => f.write_str("loss"),
+            Verdict::Unknown => f.write_str("unknown"),
+        }
+    }
+}
+
+/// Limits of one solve.
+#[derive(Copy, Clone, Debug)]
+pub struct Limits {
+    /// Search nodes (expanded positions), at most.
+    pub nodes: u64,
+    /// Wall-clock time, at most.
+    pub time: Option<Duration>,
+    /// How often the progress callback is called.
+    pub report_every: Duration,
+}
+
+impl Default for Limits {
+    /// No limit; progress every 10 seconds.
+    fn default() -> Limits {
+        Limits {
+            nodes: u64::MAX,
+            time: None,
+            report_every: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Where a solve stands (also the final statistics).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Progress {
+    /// Positions expanded.
+    pub nodes: u64,
+    /// New leaves looked at (settled statically or given initial numbers).
+    pub leaves: u64,
+    /// Positions stored as wins for their side to move.
+    pub proven: u64,
+    /// Positions stored as losses for their side to move.
+    pub disproven: u64,
+    /// Time since the solve started.
+    pub elapsed: Duration,
+    /// Fraction of the table's slots in use.
+    pub table_usage: f64,
+}
+
+impl Progress {
+    /// Expanded positions per second.
+    pub fn rate(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+impl fmt::Display for Progress {
+    /// One line: nodes, rate, table use, proven and disproven counts, elapsed time.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "nodes {} rate {:.0}/s table {:.1}% proven {} disproven {} time {:.1}s",
+            self.nodes,
+            self.rate(),
+            self.table_usage * 100.0,
+            self.proven,
+            self.disproven,
+            self.elapsed.as_secs_f64()
+        )
+    }
+}
+
+/// A root move and what is known about it, from the mover's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MoveStatus {
+    /// Proven to win.
+    Wins,
+    /// Proven to lose.
+    Loses,
+    /// Open, with the proof and disproof numbers of the position after it (opponent to move).
+    Open {
+        /// Proof number of the opponent's win.
+        pn: u32,
+        /// Disproof number of the opponent's win.
+        dn: u32,
+    },
+}
+
+/// The result of a solve.
+#[derive(Clone, Debug)]
+pub struct SolveReport {
+    /// What was proved.
+    pub verdict: Verdict,
+    /// Final counters.
+    pub stats: Progress,
+    /// The root's moves (up to board symmetry) with their status, most promising first.
+    pub moves: Vec<(Move, MoveStatus)>,
+    /// Whether the solve was stopped by its limits or the stop flag.
+    pub stopped: bool,
+}
+
+/// The solver: keeps its transposition table (and the endgame solver's) between solves.
+pub struct Solver {
+    table: table::Table,
+    endgame: Endgame,
+}
+
+impl Solver {
+    /// A solver with a table of about `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> Solver {
+        Solver {
+            table: table::Table::new(hash_mb),
+            endgame: Endgame::new(),
+        }
+    }
+
+    /// Forgets all stored results.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.endgame.clear();
+    }
+
+    /// Proves or disproves `pos` for its side to move within `limits`, or until `stop` is raised;
+    /// `progress` is called every `limits.report_every`.
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SolveReport {
+        let started = Instant::now();
+        if !pos.has_legal_move() {
+            return SolveReport {
+                verdict: Verdict::Loss,
+                stats: Progress::default(),
+                moves: Vec::new(),
+                stopped: false,
+            };
+        }
+        let deadline = limits.time.map(|t| started + t);
+        let mut report = |c: &dfpn::Counters, elapsed: Duration, usage: f64| {
+            progress(&progress_of(c, elapsed, usage));
+        };
+        let mut search = dfpn::Search::new(
+            pos,
+            &mut self.table,
+            &mut self.endgame,
+            limits.nodes,
+            deadline,
+            stop,
+            limits.report_every,
+            &mut report,
+        );
+        let mut root = pos.clone();
+        let (pn, dn) = search.run(&mut root);
+        let elapsed = search.elapsed();
+        let counters = search.counters;
+        let stopped = search.aborted;
+        let mut moves: Vec<(Move, MoveStatus)> = search
+            .root
+            .iter()
+            .map(|c| {
+                let status = if c.dn == 0 {
+                    MoveStatus::Wins
+                } else if c.pn == 0 {
+                    MoveStatus::Loses
+                } else {
+                    MoveStatus::Open { pn: c.pn, dn: c.dn }
+                };
+                (c.mv, status)
+            })
+            .collect();
+        let rank = |s: &MoveStatus| match s {
+            MoveStatus::Wins => (0, 0),
+            MoveStatus::Open { dn, .. } => (1, *dn),
+            MoveStatus::Loses => (2, 0),
+        };
+        moves.sort_by_key(|(_, s)| rank(s));
+        let verdict = if pn == 0 {
+            match moves.first() {
+                Some(&(m, MoveStatus::Wins)) => Verdict::Win(m),
+                _ => Verdict::Unknown,
+            }
+        } else if dn == 0 {
+            Verdict::Loss
+        } else {
+            Verdict::Unknown
+        };
+        SolveReport {
+            verdict,
+            stats: progress_of(&counters, elapsed, self.table.usage()),
+            moves,
+            stopped,
+        }
+    }
+}
+
+fn progress_of(c: &dfpn::Counters, elapsed: Duration, usage: f64) -> Progress {
+    Progress {
+        nodes: c.nodes,
+        leaves: c.leaves,
+        proven: c.proven,
+        disproven: c.disproven,
+        elapsed,
+        table_usage: usage,
+    }
+}

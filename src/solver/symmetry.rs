@@ -1,0 +1,156 @@
+//! Board symmetries: the solver's table key is the smallest of a position's hashes under every
+//! symmetry of its board (4 on a rectangle, 8 on a square), so mirrored and rotated positions,
+//! which have the same value, share one entry.
+//!
+//! A hash per symmetry is kept for every node on the search path and updated by XOR like the
+//! ordinary Zobrist hash (three squares per move), so the canonical key costs a few lookups.
+
+use crate::color::Color;
+use crate::mv::Move;
+use crate::position::Position;
+use crate::square::{Square, NUM_INDICES};
+use crate::zobrist::{ARROW, BLACK_TO_MOVE, PIECE};
+
+/// The symmetries of one board, as square index maps.
+pub(super) struct Symmetries {
+    maps: Vec<[u8; NUM_INDICES]>,
+    /// Mixed into every key so boards of different shapes never share entries.
+    shape: u64,
+}
+
+/// The hashes of one position under each symmetry (only the first `count` are used).
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Keys {
+    hashes: [u64; 8],
+    count: usize,
+}
+
+impl Symmetries {
+    /// The symmetries of `pos`'s board.
+    pub fn of(pos: &Position) -> Symmetries {
+        let (w, h) = (pos.width(), pos.height());
+        type Map = fn(usize, usize, usize, usize) -> (usize, usize);
+        let mut kinds: Vec<Map> = vec![
+            |f, r, _, _| (f, r),
+            |f, r, w, _| (w - 1 - f, r),
+            |f, r, _, h| (f, h - 1 - r),
+            |f, r, w, h| (w - 1 - f, h - 1 - r),
+        ];
+        if w == h {
+            kinds.extend([
+                (|f, r, _, _| (r, f)) as Map,
+                |f, r, w, _| (w - 1 - r, w - 1 - f),
+                |f, r, w, _| (r, w - 1 - f),
+                |f, r, w, _| (w - 1 - r, f),
+            ]);
+        }
+        let maps = kinds
+            .iter()
+            .map(|map| {
+                let mut m = [0u8; NUM_INDICES];
+                for r in 0..h {
+                    for f in 0..w {
+                        let (f2, r2) = map(f, r, w, h);
+                        m[Square::new(f, r).index()] = Square::new(f2, r2).index() as u8;
+                    }
+                }
+                m
+            })
+            .collect();
+        Symmetries {
+            maps,
+            shape: (w * 16 + h) as u64 * 0x9E37_79B9_7F4A_7C15,
+        }
+    }
+
+    /// The hashes of `pos` under every symmetry, computed from scratch.
+    pub fn keys(&self, pos: &Position) -> Keys {
+        let mut hashes = [0u64; 8];
+        let side = if pos.side_to_move() == Color::Black {
+            BLACK_TO_MOVE
+        } else {
+            0
+        };
+        for (s, map) in self.maps.iter().enumerate() {
+            let mut h = self.shape ^ side;
+            for (kind, set) in [
+                (0, pos.amazons(Color::White)),
+                (1, pos.amazons(Color::Black)),
+                (ARROW, pos.arrows()),
+            ] {
+                for sq in set {
+                    h ^= PIECE[kind][map[sq.index()] as usize];
+                }
+            }
+            hashes[s] = h;
+        }
+        Keys {
+            hashes,
+            count: self.maps.len(),
+        }
+    }
+
+    /// The keys after `side` plays `m` in the position of `keys`.
+    #[inline]
+    pub fn after(&self, keys: &Keys, m: Move, side: Color) -> Keys {
+        let c = side.index();
+        let mut out = *keys;
+        for (s, map) in self.maps.iter().enumerate() {
+            out.hashes[s] ^= PIECE[c][map[m.from.index()] as usize]
+                ^ PIECE[c][map[m.to.index()] as usize]
+                ^ PIECE[ARROW][map[m.arrow.index()] as usize]
+                ^ BLACK_TO_MOVE;
+        }
+        out
+    }
+}
+
+impl Keys {
+    /// The table key: the smallest hash over the symmetries (never 0, which marks empty slots).
+    #[inline]
+    pub fn canonical(&self) -> u64 {
+        self.hashes[..self.count]
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(0)
+            .max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(text: &str) -> u64 {
+        let p: Position = text.parse().unwrap();
+        Symmetries::of(&p).keys(&p).canonical()
+    }
+
+    #[test]
+    fn mirror_images_share_a_key() {
+        // 5x4 (5 files, 4 ranks): left-right and top-bottom mirrors and the half turn.
+        let a = key("W4/2x2/5/3B1 w");
+        assert_eq!(a, key("4W/2x2/5/1B3 w"));
+        assert_eq!(a, key("3B1/5/2x2/W4 w"));
+        assert_eq!(a, key("1B3/5/2x2/4W w"));
+        assert_ne!(a, key("W4/2x2/5/3B1 b"));
+        assert_ne!(a, key("W4/5/2x2/3B1 w"));
+        // A quarter turn is a symmetry of a square only.
+        assert_eq!(key("W3/4/1x2/3B w"), key("3W/1x2/4/B3 w"));
+    }
+
+    #[test]
+    fn incremental_keys_match() {
+        let mut p = Position::named_start(5, 5).unwrap();
+        let sym = Symmetries::of(&p);
+        let mut keys = sym.keys(&p);
+        for _ in 0..6 {
+            let m = p.legal_moves()[7];
+            keys = sym.after(&keys, m, p.side_to_move());
+            p.make(m);
+            let fresh = sym.keys(&p);
+            assert_eq!(keys.hashes, fresh.hashes);
+        }
+    }
+}

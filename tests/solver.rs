@@ -1,0 +1,227 @@
+//! The proof-number solver against plain exhaustive search on random small positions.
+
+use hippolyta::solver::{Limits, MoveStatus, Solver, Verdict};
+use hippolyta::{Color, Piece, Position, Square};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::AtomicBool;
+
+/// Memo keys are the position's full contents, hashed by a plain multiply-xor.
+type Key = (u128, u128, u128, bool);
+
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0 ^ u64::from_le_bytes(w)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            self.0 ^= self.0 >> 29;
+        }
+    }
+}
+
+type Memo = HashMap<Key, bool, BuildHasherDefault<KeyHasher>>;
+
+/// Whether the side to move wins: full minimax over every legal move, memoized by position.
+/// `None` when more than `budget` positions would be needed.
+fn wins(p: &mut Position, memo: &mut Memo, budget: &mut u64) -> Option<bool> {
+    let key = (
+        p.amazons(Color::White).0,
+        p.amazons(Color::Black).0,
+        p.arrows().0,
+        p.side_to_move() == Color::White,
+    );
+    if let Some(&v) = memo.get(&key) {
+        return Some(v);
+    }
+    *budget = budget.checked_sub(1)?;
+    let mut result = false;
+    for m in p.legal_moves() {
+        p.make(m);
+        let opponent_wins = wins(p, memo, budget);
+        p.unmake(m);
+        if !opponent_wins? {
+            result = true;
+            break;
+        }
+    }
+    memo.insert(key, result);
+    Some(result)
+}
+
+/// Positions the exhaustive search may visit for one test position; harder ones are replaced.
+const ORACLE_BUDGET: u64 = 8_000;
+
+/// A random position: `w` x `h`, `n` amazons a side, at most `max_empty` empty squares.
+fn random_position(rng: &mut StdRng, max_empty: u32) -> Position {
+    loop {
+        let (w, h) = (rng.gen_range(3..=6), rng.gen_range(3..=6));
+        let n = rng.gen_range(1..=4);
+        if 2 * n + 1 > w * h {
+            continue;
+        }
+        let mut squares: Vec<Square> = (0..h)
+            .flat_map(|r| (0..w).map(move |f| Square::new(f, r)))
+            .collect();
+        squares.shuffle(rng);
+        let room = (w * h - 2 * n) as u32;
+        // The larger of two draws: more positions near the upper limit, where search is deep.
+        let top = room.min(max_empty);
+        let empty = rng.gen_range(1..=top).max(rng.gen_range(1..=top));
+        let side = if rng.gen_bool(0.5) {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mut p = Position::empty_rect(w, h, side);
+        let mut it = squares.into_iter();
+        for c in [Color::White, Color::Black] {
+            for _ in 0..n {
+                p.put(it.next().unwrap(), Piece::Amazon(c));
+            }
+        }
+        for sq in it.skip(empty as usize) {
+            p.put(sq, Piece::Arrow);
+        }
+        return p;
+    }
+}
+
+#[test]
+fn solver_agrees_with_exhaustive_search() {
+    let mut rng = StdRng::seed_from_u64(2026);
+    let mut solver = Solver::new(16);
+    let never = AtomicBool::new(false);
+    let mut memo = Memo::default();
+    let (mut wins_seen, mut losses_seen, mut skipped) = (0, 0, 0);
+    let mut by_empty = [0u32; 15];
+    let mut checked = 0;
+    let mut solver_time = std::time::Duration::ZERO;
+    while checked < 2000 {
+        let p = random_position(&mut rng, 14);
+        memo.clear();
+        let Some(want) = wins(&mut p.clone(), &mut memo, &mut ORACLE_BUDGET.clone()) else {
+            skipped += 1;
+            continue;
+        };
+        checked += 1;
+        by_empty[p.empty_squares().count() as usize] += 1;
+        if checked % 100 == 0 {
+            // Results stay valid across positions; clearing now and then also tests fresh tables.
+            solver.clear();
+        }
+        let t0 = std::time::Instant::now();
+        let report = solver.solve(&p, &Limits::default(), &never, &mut |_| {});
+        solver_time += t0.elapsed();
+        match report.verdict {
+            Verdict::Win(m) => {
+                assert!(want, "solver says win, exhaustive search says loss: {p}");
+                let mut q = p.clone();
+                q.play(m).unwrap_or_else(|e| panic!("{p}: {m}: {e}"));
+                let reply = wins(&mut q, &mut memo, &mut u64::MAX.clone());
+                assert_eq!(reply, Some(false), "{p}: {m} does not win");
+                wins_seen += 1;
+            }
+            Verdict::Loss => {
+                assert!(!want, "solver says loss, exhaustive search says win: {p}");
+                losses_seen += 1;
+            }
+            Verdict::Unknown => panic!("no limit was set but {p} is unknown"),
+        }
+    }
+    // Both outcomes and every size of position must be well represented for the comparison to
+    // mean something; few positions may be too hard for the exhaustive search.
+    assert!(
+        wins_seen > 400 && losses_seen > 400,
+        "{wins_seen} {losses_seen}"
+    );
+    eprintln!("positions by empty squares {by_empty:?}, {skipped} skipped, solver {solver_time:?}");
+    assert!(by_empty[10..].iter().all(|&n| n >= 15), "{by_empty:?}");
+    assert!(skipped < 2000, "{skipped} positions skipped");
+}
+
+#[test]
+fn a_budget_gives_unknown_and_ctrl_c_stops() {
+    let p = Position::named_start(5, 5).unwrap();
+    let mut solver = Solver::new(8);
+    let never = AtomicBool::new(false);
+    let limits = Limits {
+        nodes: 2000,
+        ..Limits::default()
+    };
+    let report = solver.solve(&p, &limits, &never, &mut |_| {});
+    assert_eq!(report.verdict, Verdict::Unknown);
+    assert!(report.stopped);
+    assert!(report
+        .moves
+        .iter()
+        .any(|(_, s)| matches!(s, MoveStatus::Open { .. })));
+    let stop = AtomicBool::new(true);
+    let report = solver.solve(&p, &Limits::default(), &stop, &mut |_| {});
+    assert_eq!(report.verdict, Verdict::Unknown);
+}
+
+#[test]
+fn finished_and_one_move_positions() {
+    let mut solver = Solver::new(8);
+    let never = AtomicBool::new(false);
+    let mut solve = |t: &str| {
+        let p: Position = t.parse().unwrap();
+        solver
+            .solve(&p, &Limits::default(), &never, &mut |_| {})
+            .verdict
+    };
+    assert_eq!(solve("xxx/xWx/xxx w"), Verdict::Loss);
+    // White's only move a1-b1/a1 leaves Black on c2 stuck.
+    assert_eq!(solve("xxB/xxx/W1x w").to_string(), "win a1-b1/a1");
+}
+
+/// Whether the side to move wins, by plain minimax with a fixed-size cache of results keyed by
+/// the Zobrist hash (a result is the hash with its low bit replaced; a lost entry is recomputed),
+/// for checks too large for the full-key memo of [`wins`].
+fn wins_cached(p: &mut Position, cache: &mut [u64]) -> bool {
+    let tag = p.hash() & !1;
+    let slot = (p.hash() >> 1) as usize & (cache.len() - 1);
+    if cache[slot] & !1 == tag && tag != 0 {
+        return cache[slot] & 1 == 1;
+    }
+    let mut result = false;
+    for m in p.legal_moves() {
+        p.make(m);
+        let opponent_wins = wins_cached(p, cache);
+        p.unmake(m);
+        if !opponent_wins {
+            result = true;
+            break;
+        }
+    }
+    cache[slot] = tag | result as u64;
+    result
+}
+
+/// Settles a small start by exhaustive search: `SOLVE_EXHAUSTIVE=4x5 cargo test --release
+/// --test solver -- --ignored --nocapture` (a 2 GiB cache; long on 4x5).
+#[test]
+#[ignore]
+fn named_start_by_exhaustive_search() {
+    let dims = std::env::var("SOLVE_EXHAUSTIVE").unwrap_or_else(|_| "4x4".into());
+    let (w, h) = hippolyta::solver::cli::parse_dims(&dims).expect("WxH");
+    let p = Position::named_start(w, h).expect("a named start");
+    let started = std::time::Instant::now();
+    let mut cache = vec![0u64; 1 << 28];
+    let first = wins_cached(&mut p.clone(), &mut cache);
+    eprintln!(
+        "{dims} {p}: side to move {} ({:.1}s)",
+        if first { "wins" } else { "loses" },
+        started.elapsed().as_secs_f64()
+    );
+}
