@@ -365,7 +365,7 @@ impl Session {
             id: self.st.position_id,
             ply: self.ply(),
             side,
-            size: self.engine.position().size(),
+            size: self.engine.position().width(),
         };
         let mut pending = Vec::new();
         let mut connected = true;
@@ -562,7 +562,7 @@ impl Session {
             return Err(format!("the game is over: {side} ran out of time"));
         }
         let pos = self.engine.position();
-        let mv = Move::parse(text, pos.size()).map_err(|e| e.to_string())?;
+        let mv = Move::parse_rect(text, pos.width(), pos.height()).map_err(|e| e.to_string())?;
         let side = pos.side_to_move();
         let at_end = self.at_end();
         let elapsed = self.st.turn_started.elapsed();

@@ -33,7 +33,7 @@ fn numbers(b: Bitboard, size: usize) -> String {
 /// The position part of the state, as a JSON object.
 pub fn position(engine: &Engine) -> String {
     let pos = engine.position();
-    let size = pos.size();
+    let size = pos.width();
     let mut pieces = String::with_capacity(size * size);
     for rank in 0..size {
         for file in 0..size {
@@ -76,7 +76,7 @@ pub fn position(engine: &Engine) -> String {
 
 /// For every square, both sides' queen distances (`-1`: occupied or unreachable).
 fn territory(pos: &Position) -> String {
-    let size = pos.size();
+    let size = pos.width();
     let maps = [
         queen_distances(pos, Color::White),
         queen_distances(pos, Color::Black),
@@ -107,7 +107,7 @@ fn regions(engine: &Engine) -> String {
     if !closed {
         return "[]".into();
     }
-    let size = pos.size();
+    let size = pos.width();
     json::array(engine.regions().iter().map(|r| {
         Object::new()
             .str("kind", r.kind.name())

@@ -122,7 +122,7 @@ impl Record {
             let pair = item.as_array().filter(|p| p.len() == 2).ok_or_else(bad)?;
             let mtext = pair[0].as_str().ok_or_else(bad)?;
             let count = pair[1].as_u64().ok_or_else(bad)?;
-            let m = Move::parse(mtext, position.size())
+            let m = Move::parse_rect(mtext, position.width(), position.height())
                 .map_err(|e| format!("visits[{i}]: bad move \"{mtext}\": {e}"))?;
             position
                 .check_move(m)

@@ -49,8 +49,13 @@ impl Symmetry {
     }
 
     /// The image of a position (same side to move).
+    ///
+    /// Symmetries are those of the square: a rectangular board is taken as it is.
     pub fn position(self, pos: &Position) -> Position {
-        let size = pos.size();
+        if pos.width() != pos.height() {
+            return pos.clone();
+        }
+        let size = pos.width();
         let mut out = Position::empty(size, pos.side_to_move());
         for sq in pos.board() {
             if let Some(piece) = pos.piece_at(sq) {
