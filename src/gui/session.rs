@@ -514,11 +514,13 @@ impl Session {
                     .trim()
                     .parse()
                     .map_err(|e| format!("bad position: {e}"))?;
+                square_board(&pos)?;
                 self.engine.set_position(pos);
                 self.new_line();
             }
             Command::LoadSgf(text) => {
                 let record = sgf::parse(&text).map_err(|e| format!("bad SGF: {e}"))?;
+                square_board(record.game.start()).map_err(|e| format!("bad SGF: {e}"))?;
                 self.engine.load(record, None);
                 self.new_line();
                 self.st.line = self.engine.game().moves().to_vec();
@@ -746,5 +748,18 @@ fn white_view(winrate: f64, side: Color) -> f64 {
     match side {
         Color::White => winrate,
         Color::Black => 1.0 - winrate,
+    }
+}
+
+/// The page draws square boards only: a rectangle (which the engine plays, see `solve`) is refused.
+fn square_board(pos: &Position) -> Result<(), String> {
+    if pos.width() == pos.height() {
+        Ok(())
+    } else {
+        Err(format!(
+            "bad position: the board is {}x{}; the GUI shows square boards only",
+            pos.width(),
+            pos.height()
+        ))
     }
 }
