@@ -3,7 +3,7 @@
 //! JSON lines. Games pair up within their own file, as they were played.
 
 use super::outcome::{ForfeitKind, Outcome, Termination};
-use super::report::format_elo;
+use super::report::elo_line;
 use super::sprt::{Sprt, SprtStatus};
 use super::tally::Tally;
 use crate::color::Color;
@@ -144,19 +144,7 @@ impl Merged {
             );
         }
         if let Some(e) = t.elo() {
-            let _ = writeln!(
-                s,
-                "Elo difference {} - {}: {} (95%, {}), LOS {:.1}%",
-                t.names[0],
-                t.names[1],
-                format_elo(&e),
-                if t.penta.pairs() > 0 {
-                    "from pairs"
-                } else {
-                    "from games"
-                },
-                100.0 * t.los()
-            );
+            let _ = writeln!(s, "{}", elo_line(t, &e));
         }
         let c = t.penta.counts;
         let _ = writeln!(

@@ -76,6 +76,22 @@ pub fn game_line(fg: &FinishedGame, tally: &Tally) -> String {
     )
 }
 
+/// The summary line of the Elo difference of the first engine over the second.
+pub fn elo_line(t: &Tally, e: &EloEstimate) -> String {
+    format!(
+        "Elo difference {} - {}: {} (95%, {}), LOS {:.1}%",
+        t.names[0],
+        t.names[1],
+        format_elo(e),
+        if t.penta.pairs() > 0 {
+            "from pairs"
+        } else {
+            "from games"
+        },
+        100.0 * t.los()
+    )
+}
+
 /// The final table.
 pub fn summary(cfg: &MatchConfig, result: &MatchResult) -> String {
     let t = &result.tally;
@@ -155,19 +171,7 @@ pub fn summary(cfg: &MatchConfig, result: &MatchResult) -> String {
     }
     match t.elo() {
         Some(e) => {
-            let _ = writeln!(
-                s,
-                "Elo difference {} - {}: {} (95%, {}), LOS {:.1}%",
-                t.names[0],
-                t.names[1],
-                format_elo(&e),
-                if t.penta.pairs() > 0 {
-                    "from pairs"
-                } else {
-                    "from games"
-                },
-                100.0 * t.los()
-            );
+            let _ = writeln!(s, "{}", elo_line(t, &e));
         }
         None => {
             let _ = writeln!(s, "No games finished.");
