@@ -43,6 +43,29 @@ fn wins(pos: &mut Position, memo: &mut HashMap<u64, bool>) -> bool {
     win
 }
 
+/// Exact game value with its length by exhaustive search: whether the side to move wins, and in
+/// how many plies the game ends when the winner hurries and the loser resists longest.
+fn value_and_length(pos: &mut Position, memo: &mut HashMap<u64, (bool, u32)>) -> (bool, u32) {
+    if let Some(&v) = memo.get(&pos.hash()) {
+        return v;
+    }
+    let mut quickest_win: Option<u32> = None;
+    let mut longest_loss = 0;
+    for m in pos.legal_moves() {
+        pos.make(m);
+        let (opponent_wins, plies) = value_and_length(pos, memo);
+        pos.unmake(m);
+        if opponent_wins {
+            longest_loss = longest_loss.max(plies + 1);
+        } else {
+            quickest_win = Some(quickest_win.map_or(plies + 1, |q| q.min(plies + 1)));
+        }
+    }
+    let v = quickest_win.map_or((false, longest_loss), |q| (true, q));
+    memo.insert(pos.hash(), v);
+    v
+}
+
 /// Positions late in seeded random 6x6 games that the side to move wins, but where some moves
 /// lose and no move wins at once.
 fn won_positions(count: usize) -> Vec<Position> {
@@ -310,4 +333,41 @@ fn a_search_that_proves_its_root_reports_and_ends() {
     assert_eq!(reports[0].moves[0].winrate, 1.0);
     assert_eq!(d.winrate, Some(1.0));
     assert_eq!(d.mv, Some(reports[0].moves[0].mv));
+}
+
+#[test]
+fn a_lost_root_plays_the_move_that_resists_longest() {
+    use hippolyta::mcts::{MctsPlayer, SearchParams};
+    // White to move loses (not decided yet). The seeded search proves every move lost; its
+    // most-visited move, b1-a1/b1, loses in 3 plies, while d2-c3/b3 holds out for 5.
+    let pos: Position = "1BWxxx/xxBxxx/BxxBxx/x2x1x/xxxWxx/1W1xxW w"
+        .parse()
+        .unwrap();
+    let mut memo = HashMap::new();
+    let mut length = |m: Move| {
+        let mut after = pos.clone();
+        after.make(m);
+        value_and_length(&mut after, &mut memo)
+    };
+    let moves = pos.legal_moves();
+    assert!(moves.iter().all(|&m| length(m).0), "every move loses");
+    let longest = moves.iter().map(|&m| length(m).1).max().unwrap();
+    let stop = AtomicBool::new(false);
+    let mut p = MctsPlayer::new(1, 16, Some(1), SearchParams::default());
+    let d = p.choose(
+        &Game::new(pos.clone()),
+        &playouts(3_000),
+        &stop,
+        &mut |_| {},
+    );
+    let tree = p.tree();
+    assert!(tree.all_children_lost(tree.root()));
+    assert_eq!(d.winrate, Some(0.0));
+    let most_visited = tree.node(tree.best_child(tree.root()).unwrap()).mv();
+    let chosen = d.mv.unwrap();
+    assert!(
+        length(most_visited).1 < length(chosen).1,
+        "{most_visited} vs {chosen}"
+    );
+    assert_eq!(length(chosen).1, longest, "{chosen}");
 }

@@ -18,7 +18,8 @@ pub mod playout;
 pub mod search;
 pub mod tree;
 
-use crate::endgame::{is_decided, Budget};
+use crate::endgame::{is_decided, Budget, MovesLeft};
+use crate::eval::evaluate;
 use crate::game::Game;
 use crate::mv::Move;
 use crate::player::{Decision, Limits, MoveStats, Player, SearchReport};
@@ -174,6 +175,45 @@ impl MctsPlayer {
         })
     }
 
+    /// When the root is proven lost (every child is proven lost for the side to move), the child
+    /// that resists longest: the best margin for the side to move after the move, exact from the
+    /// endgame solver when the position after it is decided, the static evaluation otherwise.
+    /// The most-visited child is only the one whose loss the search proved last, often a quick one.
+    /// Children are scanned in the tree's order (best prior first) until `deadline`; `None` when
+    /// the root has no children or the deadline left no time for the first one.
+    fn most_resistant_child(&mut self, pos: &Position, deadline: Option<Instant>) -> Option<u32> {
+        let list = self.tree.children(self.tree.root())?;
+        let mut budget = Budget::nodes(self.params.endgame_nodes.max(1));
+        if let Some(d) = deadline {
+            budget = budget.until(d);
+        }
+        let mut best: Option<(u32, f32)> = None;
+        for i in 0..list.len() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let c = list.child(i);
+            let mut after = pos.clone();
+            after.make(self.tree.node(c).mv());
+            let exact = is_decided(&after)
+                .then(|| self.oracles[0].solver().outcome(&after, budget).score())
+                .flatten();
+            // For the side that moved: its moves left against the opponent's (bounds' midpoints
+            // when the budget ran out), or minus the evaluation for the opponent, who is to move.
+            let margin = match exact {
+                Some(score) => {
+                    let mid = |m: MovesLeft| (m.lo + m.hi) as f32 / 2.0;
+                    mid(score.other) - mid(score.to_move)
+                }
+                None => -evaluate(&after, &self.params.eval).score,
+            };
+            if best.is_none_or(|(_, b)| margin > b) {
+                best = Some((c, margin));
+            }
+        }
+        best.map(|(c, _)| c)
+    }
+
     /// The seed of the next search: derived from the configured seed and the game, or random.
     fn next_seed(&mut self, game: &Game) -> u64 {
         match self.seed {
@@ -230,8 +270,16 @@ impl Player for MctsPlayer {
             self.totals.nodes,
             start.elapsed(),
         );
-        let root = self.tree.root();
-        let (mv, winrate) = match self.tree.best_child(root) {
+        // A proven-lost root: every move loses, so play the one that makes the win hardest.
+        // The scan stops at the hard limit (then the most-visited child is the fallback).
+        let best = if self.tree.all_children_lost(self.tree.root()) {
+            let deadline = limits.hard.map(|h| start + h);
+            self.most_resistant_child(&pos, deadline)
+                .or_else(|| self.tree.best_child(self.tree.root()))
+        } else {
+            self.tree.best_child(self.tree.root())
+        };
+        let (mv, winrate) = match best {
             Some(c) => {
                 let n = self.tree.node(c);
                 let w = match n.proof() {
