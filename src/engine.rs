@@ -22,6 +22,8 @@ use crate::settings::{OptionError, Settings, RESIGN_AFTER};
 use crate::sgf::{self, GameInfo, Record};
 use crate::time::{self, Clock, TimeControl};
 use crossbeam::channel::{unbounded, Receiver};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -194,6 +196,17 @@ pub struct Engine {
     hopeless: [u32; 2],
     /// The whole-position solver, built on first use (its table is kept between solves).
     solver: Option<Box<crate::solver::Solver>>,
+    /// Picks the fallback move when a player returns an illegal one: seeded from the `seed`
+    /// setting (so a seeded engine stays reproducible even then), from entropy without one.
+    rng: SmallRng,
+}
+
+/// The engine's own random generator for `seed`.
+fn engine_rng(seed: Option<u64>) -> SmallRng {
+    match seed {
+        Some(s) => SmallRng::seed_from_u64(s),
+        None => SmallRng::from_entropy(),
+    }
 }
 
 /// Table size of the solver behind the `solve` command.
@@ -211,13 +224,14 @@ impl Engine {
     pub fn new(settings: Settings) -> Engine {
         let player = player_kind::build(settings.player, &settings.player_config());
         Engine {
-            settings,
             game: Game::new(Position::standard()),
             clock: Clock::default(),
             player: Some(player),
             running: None,
             hopeless: [0; 2],
             solver: None,
+            rng: engine_rng(settings.seed),
+            settings,
         }
     }
 
@@ -242,6 +256,9 @@ impl Engine {
         self.cancel();
         if self.settings.needs_new_player(&next) {
             self.player = Some(player_kind::build(next.player, &next.player_config()));
+        }
+        if next.seed != self.settings.seed {
+            self.rng = engine_rng(next.seed);
         }
         self.settings = next;
         Ok(())
@@ -538,7 +555,7 @@ impl Engine {
                 self.player().name(),
                 decision.mv
             );
-            decision.mv = self.position().random_move(&mut rand::thread_rng());
+            decision.mv = self.game.position().random_move(&mut self.rng);
             decision.winrate = None;
         }
         decision
@@ -879,5 +896,50 @@ mod tests {
         };
         assert!(e.position().check_move(m).is_ok());
         assert!(e.game().moves().is_empty());
+    }
+
+    /// A broken player: it always proposes a move that is illegal at the start.
+    struct Illegal;
+
+    impl Player for Illegal {
+        fn choose(
+            &mut self,
+            _: &Game,
+            _: &Limits,
+            _: &AtomicBool,
+            _: &mut dyn FnMut(&SearchReport),
+        ) -> Decision {
+            Decision {
+                mv: Move::parse("a1-a2/a3", 10).ok(),
+                ..Decision::default()
+            }
+        }
+
+        fn name(&self) -> &'static str {
+            "illegal"
+        }
+    }
+
+    /// The first two moves of a fresh engine with the broken player and `seed`.
+    fn fallback_moves(seed: u64) -> (Move, Move) {
+        let settings = Settings {
+            seed: Some(seed),
+            ..Settings::default()
+        };
+        let mut e = Engine::with_player(settings, Box::new(Illegal));
+        let mut play = |c| match genmove(&mut e, c).unwrap() {
+            Answer::Move(m) => m,
+            Answer::Resign => panic!("the start has moves"),
+        };
+        (play(Color::White), play(Color::Black))
+    }
+
+    #[test]
+    fn the_fallback_move_follows_the_seed() {
+        let a = fallback_moves(5);
+        assert_eq!(a, fallback_moves(5));
+        // Other seeds pick other moves (the start has 2176, so some of these differ).
+        let others: Vec<(Move, Move)> = (6..12).map(fallback_moves).collect();
+        assert!(others.iter().any(|&m| m != a), "{others:?}");
     }
 }
