@@ -290,6 +290,11 @@ impl Solver {
         }
     }
 
+    /// Bytes of the table of a solver made by [`Solver::with_table_bits`] with `bits`.
+    pub const fn table_bytes(bits: u32) -> usize {
+        table::ENTRY_BYTES << bits
+    }
+
     /// Forgets all cached results (they stay valid; this only frees the table for other shapes).
     pub fn clear(&mut self) {
         self.search.clear();

@@ -11,7 +11,7 @@ use crate::random_player::RandomPlayer;
 pub struct PlayerConfig {
     /// Worker threads.
     pub threads: usize,
-    /// Memory for search trees, in MiB.
+    /// Memory for the search (tree and every thread's endgame table), in MiB.
     pub memory_mb: usize,
     /// Seed for reproducible play; `None` seeds from entropy.
     pub seed: Option<u64>,

@@ -24,7 +24,7 @@ const MAX_OVERHEAD_MS: u64 = 60_000;
 pub struct Settings {
     /// Search threads.
     pub threads: usize,
-    /// Memory for the search tree, MiB.
+    /// Memory for the search (the tree and every thread's endgame table), MiB.
     pub memory_mb: usize,
     /// Playouts per move (`None`: no limit; then time decides).
     pub playouts: Option<u64>,
@@ -367,7 +367,7 @@ pub struct SettingsArgs {
     /// Search threads.
     #[arg(long, default_value_t = Settings::default().threads, value_parser = parse_threads)]
     pub threads: usize,
-    /// Memory for the search tree, in MiB.
+    /// Memory for the search, in MiB: the tree and each thread's endgame table (1.4 MB).
     #[arg(long, value_name = "MB", default_value_t = Settings::default().memory_mb,
           value_parser = |t: &str| MEMORY.parse(t, |s| s.memory_mb))]
     pub memory: usize,

@@ -371,3 +371,30 @@ fn a_lost_root_plays_the_move_that_resists_longest() {
     );
     assert_eq!(length(chosen).1, longest, "{chosen}");
 }
+
+#[test]
+fn memory_holds_the_tree_and_every_threads_endgame_oracle() {
+    use hippolyta::mcts::exact::ORACLE_BYTES;
+    use hippolyta::mcts::{MctsPlayer, SearchParams};
+    let mib = 1 << 20;
+    let tree_bytes = |threads| {
+        MctsPlayer::new(threads, 64, Some(1), SearchParams::default())
+            .tree()
+            .reserved_bytes()
+    };
+    for threads in [1, 2, 8] {
+        let tree = tree_bytes(threads);
+        assert!(
+            tree + threads * ORACLE_BYTES <= 64 * mib,
+            "{threads}: {tree}"
+        );
+        // Nothing else is taken (the tree's per-node cost is rounded up, which leaves about 3%).
+        assert!(
+            tree + threads * ORACLE_BYTES > 62 * mib,
+            "{threads}: {tree}"
+        );
+    }
+    // Seven more oracles take seven oracles from the tree (less its rounding).
+    assert!(tree_bytes(1) - tree_bytes(8) > 7 * ORACLE_BYTES * 9 / 10);
+    assert!((1_300_000..1_500_000).contains(&ORACLE_BYTES));
+}

@@ -29,6 +29,9 @@ impl Entry {
     }
 }
 
+/// Bytes of one table entry.
+pub(crate) const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+
 /// Proven `lo..=hi` bounds per area.
 pub(crate) struct Table {
     entries: Vec<Entry>,

@@ -17,9 +17,9 @@
 //! bounds still say more than the territory evaluation (which counts squares, not moves): their
 //! midpoints' difference, mapped to a probability as the evaluation maps a sealed territory count.
 //!
-//! Each search thread owns an [`Oracle`]; nothing here is shared. Its solver's table (1.3 MB, on
-//! top of the tree's memory) is made at the first decided position the thread meets and kept
-//! between searches.
+//! Each search thread owns an [`Oracle`]; nothing here is shared. Its solver's table (1.3 MB) is
+//! made at the first decided position the thread meets and kept between searches; the player
+//! counts [`ORACLE_BYTES`] per thread inside its memory setting, taking it from the tree.
 
 use super::params::SearchParams;
 use crate::endgame::{is_decided, Budget, MovesLeft, Outcome, Score, Solver};
@@ -29,6 +29,11 @@ use crate::position::Position;
 const TABLE_BITS: u32 = 15;
 /// Entries of the per-thread cache of decided positions' values: `2^CACHE_BITS` of 16 bytes.
 const CACHE_BITS: u32 = 12;
+
+/// Bytes an [`Oracle`] holds once its solver exists: the solver's table and the cache (about
+/// 1.38 MB).
+pub const ORACLE_BYTES: usize =
+    Solver::table_bytes(TABLE_BITS) + (1 << CACHE_BITS) * std::mem::size_of::<CacheEntry>();
 
 /// What is known about a position, for its side to move.
 #[derive(Copy, Clone, Debug, PartialEq)]

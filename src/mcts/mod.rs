@@ -58,8 +58,9 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    /// A player searching with `threads` threads in a tree of `memory_mb` MiB, reproducible
-    /// when seeded, tuned by `params`.
+    /// A player searching with `threads` threads in `memory_mb` MiB, reproducible when seeded,
+    /// tuned by `params`. The memory holds the tree and every thread's endgame oracle
+    /// ([`exact::ORACLE_BYTES`] each, taken from the tree's share).
     pub fn new(
         threads: usize,
         memory_mb: usize,
@@ -67,7 +68,11 @@ impl MctsPlayer {
         params: SearchParams,
     ) -> MctsPlayer {
         MctsPlayer {
-            tree: Tree::new(memory_mb.saturating_mul(1 << 20)),
+            tree: Tree::new(
+                memory_mb
+                    .saturating_mul(1 << 20)
+                    .saturating_sub(threads.max(1) * exact::ORACLE_BYTES),
+            ),
             priors: RankPrior::new(params.prior_decay),
             params,
             oracles: (0..threads.max(1)).map(|_| Oracle::default()).collect(),
