@@ -212,20 +212,34 @@ impl<'a> Search<'a> {
         moves.clear();
         pos.generate_moves(&mut moves);
         let side = pos.side_to_move();
+        // All keys first, their buckets prefetched, so the probes below overlap their memory
+        // accesses instead of stalling one by one (the probes were 60% of the time on 5x4).
         for &m in &moves {
             let key = self.sym.after(keys, m, side).canonical();
+            self.table.prefetch(key);
+            children.push(Child {
+                mv: m,
+                pn: 1,
+                dn: 1,
+                key,
+            });
+        }
+        for i in 0..children.len() {
+            let Child { mv, key, .. } = children[i];
             let (pn, dn) = match self.table.get(key) {
                 Some(v) => v,
                 None => {
-                    pos.make(m);
+                    pos.make(mv);
                     let v = self.evaluate(pos);
-                    pos.unmake(m);
+                    pos.unmake(mv);
                     v
                 }
             };
-            children.push(Child { mv: m, pn, dn, key });
+            children[i].pn = pn;
+            children[i].dn = dn;
             if dn == 0 {
                 // The opponent is lost after this move: this node is proven.
+                children.truncate(i + 1);
                 break;
             }
         }
