@@ -205,7 +205,7 @@ impl<'a> Search<'a> {
     }
 
     /// Fills `children` with the moves of `pos`, their numbers from the table or a static look,
-    /// symmetric duplicates merged, in order of increasing dn then pn. Stops early at a move
+    /// symmetric duplicates merged (in key order; [`numbers`] picks the best). Stops early at a move
     /// that wins outright.
     fn expand(&mut self, pos: &mut Position, keys: &Keys, children: &mut Vec<Child>) {
         let mut moves = std::mem::take(&mut self.moves);
@@ -246,21 +246,23 @@ impl<'a> Search<'a> {
         self.moves = moves;
         children.sort_unstable_by_key(|c| (c.key, c.mv));
         children.dedup_by_key(|c| c.key);
-        children.sort_by_key(|c| (c.dn, c.pn, c.mv));
     }
 }
 
-/// `(pn, dn, index of the child with the least dn, second least dn)` of a node from its children.
+/// `(pn, dn, index of the child with the least (dn, pn), least dn of the others)` of a node from its children.
 #[inline]
 fn numbers(children: &[Child]) -> (u32, u32, usize, u32) {
     let mut best = 0;
     let mut dn1 = INF;
+    let mut pn1 = INF;
     let mut dn2 = INF;
     let mut sum: u64 = 0;
     for (i, c) in children.iter().enumerate() {
-        if c.dn < dn1 {
+        // Ties in dn go to the child with the smaller pn (the easier one to refute).
+        if c.dn < dn1 || (c.dn == dn1 && c.pn < pn1) {
             dn2 = dn1;
             dn1 = c.dn;
+            pn1 = c.pn;
             best = i;
         } else if c.dn < dn2 {
             dn2 = c.dn;
