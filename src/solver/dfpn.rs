@@ -10,7 +10,7 @@
 //! - *Cycles and the graph history interaction* cannot arise: every move burns a square, so the
 //!   game graph is acyclic and a position's value never depends on the path to it.
 //! - *Thrashing* between siblings of similar cost: the second-best threshold is widened by the
-//!   1 + epsilon trick (Pawlewicz and Lew 2007), `dn2 * (1 + 1/4)`, so the search stays longer in
+//!   1 + epsilon trick (Pawlewicz and Lew 2007), `dn2 * (1 + 1/16)`, so the search stays longer in
 //!   a subtree before switching.
 //! - *Overestimated disproof numbers* where transpositions are summed twice: a DAG inefficiency
 //!   only (never a wrong result); symmetric children are merged first, which removes the commonest
@@ -177,7 +177,7 @@ impl<'a> Search<'a> {
             }
             let c = children[best];
             // The child's dn is this node's pn: stay below the second best (widened) and th_pn.
-            let widened = (dn2 as u64 + 1).max(dn2 as u64 + dn2 as u64 / 4);
+            let widened = (dn2 as u64 + 1).max(dn2 as u64 + dn2 as u64 / 16);
             let cth_dn = widened.min(th_pn as u64) as u32;
             // The child's pn adds to this node's dn: keep the sum below th_dn.
             let cth_pn = (th_dn as u64 - dn as u64 + c.pn as u64).min(INF as u64) as u32;
