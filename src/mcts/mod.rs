@@ -41,6 +41,10 @@ const QUICK_SEARCH: Duration = Duration::from_millis(50);
 /// Longest perfect fill-in reported as the principal variation of a decided position.
 const FILL_PV_LENGTH: usize = 20;
 
+/// How far past its hard limit a search may end before it is logged as an overrun (the last
+/// batch of playouts and the report are not interruptible).
+const OVERRUN_SLACK: Duration = Duration::from_millis(20);
+
 /// The Monte Carlo tree search player.
 pub struct MctsPlayer {
     tree: Tree,
@@ -213,6 +217,7 @@ impl Player for MctsPlayer {
         let quick = limits.hard.is_some_and(|h| h < QUICK_SEARCH);
         let root_order = (self.params.root_full_ordering && !quick)
             .then(|| self.orderer.rank_all(&pos, Ranking::Full, &self.params));
+        let setup = start.elapsed();
         let seed = self.next_seed(game);
         let shared = Shared::new(
             &self.tree,
@@ -230,6 +235,7 @@ impl Player for MctsPlayer {
             self.totals.nodes,
             start.elapsed(),
         );
+        log_phases(limits, setup, &report);
         let root = self.tree.root();
         let (mv, winrate) = match self.tree.best_child(root) {
             Some(c) => {
@@ -267,4 +273,26 @@ impl Player for MctsPlayer {
     fn name(&self) -> &'static str {
         "mcts"
     }
+}
+
+/// Logs where a search spent its time, as a warning when it ended past its hard limit: an
+/// overrun under a loaded machine is then attributable to the setup (tree reuse, root ordering)
+/// or to the playouts (a slow rate says the process was starved of CPU).
+fn log_phases(limits: &Limits, setup: Duration, report: &SearchReport) {
+    let level = match limits.hard {
+        Some(h) if report.elapsed > h + OVERRUN_SLACK => log::Level::Warn,
+        _ => log::Level::Debug,
+    };
+    let rate = report.playouts as f64 / (report.elapsed - setup).as_secs_f64().max(1e-6);
+    log::log!(
+        level,
+        "search: {:.3} s (hard limit {}), setup {:.3} s, {} playouts at {:.0}/s",
+        report.elapsed.as_secs_f64(),
+        limits
+            .hard
+            .map_or("none".to_string(), |h| format!("{:.3} s", h.as_secs_f64())),
+        setup.as_secs_f64(),
+        report.playouts,
+        rate
+    );
 }
