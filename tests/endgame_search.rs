@@ -1,6 +1,8 @@
 //! The exact endgame inside the players: decided positions are answered by the solver's perfect
 //! fill-in without searching, played out to exactly the predicted score, and proven in the tree.
 
+mod oracle;
+
 use hippolyta::endgame::{is_decided, Budget, Outcome, Solver};
 use hippolyta::engine::{Answer, Engine};
 use hippolyta::mcts::exact::Oracle;
@@ -13,6 +15,7 @@ use hippolyta::player::Limits;
 use hippolyta::player_kind::{build, PlayerConfig, PlayerKind};
 use hippolyta::settings::Settings;
 use hippolyta::{Game, Position};
+use oracle::wins;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -135,25 +138,6 @@ fn mcts_answers_decided_positions_at_once_with_a_perfect_move() {
             p.play(m).unwrap();
         }
     }
-}
-
-/// Whether the side to move wins, by exhaustive search.
-fn wins(pos: &mut Position, memo: &mut HashMap<u64, bool>) -> bool {
-    if let Some(&w) = memo.get(&pos.hash()) {
-        return w;
-    }
-    let mut win = false;
-    for m in pos.legal_moves() {
-        pos.make(m);
-        let lost = !wins(pos, memo);
-        pos.unmake(m);
-        if lost {
-            win = true;
-            break;
-        }
-    }
-    memo.insert(pos.hash(), win);
-    win
 }
 
 #[test]

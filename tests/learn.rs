@@ -1,25 +1,14 @@
 //! Self-play and training end to end through the built binary, on a tiny budget: the data file,
 //! its reproducibility and shards, the reader's errors, and the byte-identical weights file.
 
+mod cli_support;
+
+use cli_support::hippolyta;
 use hippolyta::learn::record::read_file;
 use hippolyta::learn::weights::Weights;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-
-fn scratch() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hippolyta-learn-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&d);
-    fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn hippolyta(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hippolyta"))
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 fn ok(out: &Output) -> String {
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -53,7 +42,7 @@ fn selfplay(out: &Path, shard: &str) -> String {
 
 #[test]
 fn selfplay_then_train_end_to_end() {
-    let dir = scratch();
+    let dir = cli_support::scratch("learn");
     let a = dir.join("a.jsonl");
     let b = dir.join("b.jsonl");
     let c = dir.join("c.jsonl");

@@ -2,6 +2,9 @@
 //! `tests/fixtures/fake_engine.rs`, which plays random moves and can be told to misbehave. Limits are generous; the only timing that matters is an engine sleeping far longer
 //! than its clock allows.
 
+mod cli_support;
+
+use cli_support::{scratch, text};
 use hippolyta::matches::shell_words::quote;
 use hippolyta::sgf;
 use std::fs;
@@ -31,23 +34,18 @@ fn engine(args: &str) -> String {
     format!("{} {args}", fake_engine())
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hippolyta-matches-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&d);
-    fs::create_dir_all(&d).unwrap();
-    d
-}
-
+/// `hippolyta match` with `args`.
 fn hippolyta(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hippolyta"))
-        .arg("match")
-        .args(args)
-        .output()
-        .unwrap()
+    let mut all = vec!["match"];
+    all.extend_from_slice(args);
+    cli_support::hippolyta(&all)
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+/// A match between the engines `a` and `b` (`--engine` specs) with the other options `rest`.
+fn play(a: &str, b: &str, rest: &[&str]) -> Output {
+    let mut args = vec!["--engine", a, "--engine", b];
+    args.extend_from_slice(rest);
+    hippolyta(&args)
 }
 
 /// The value of `"key":"..."` in a JSON line written by the runner (values have no escapes here).
@@ -63,24 +61,24 @@ fn plays_a_match_and_writes_records() {
     let sgf_dir = dir.join("sgf");
     let jsonl = dir.join("games.jsonl");
     let (a, b) = (engine("--seed 1"), engine("--seed 2"));
-    let out = hippolyta(&[
-        "--engine",
+    let out = play(
         &format!("name=alpha cmd={}", quote(&a)),
-        "--engine",
         &format!("name=beta cmd={}", quote(&b)),
-        "--games",
-        "6",
-        "--tc",
-        "30+0.5",
-        "--random-plies",
-        "3",
-        "--concurrency",
-        "2",
-        "--sgf-out",
-        sgf_dir.to_str().unwrap(),
-        "--jsonl",
-        jsonl.to_str().unwrap(),
-    ]);
+        &[
+            "--games",
+            "6",
+            "--tc",
+            "30+0.5",
+            "--random-plies",
+            "3",
+            "--concurrency",
+            "2",
+            "--sgf-out",
+            sgf_dir.to_str().unwrap(),
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+        ],
+    );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
     assert!(
@@ -249,20 +247,20 @@ fn sudden_death_clock_runs_out() {
     let dir = scratch("clock");
     let jsonl = dir.join("games.jsonl");
     let slow = engine("--think 0.4");
-    let out = hippolyta(&[
-        "--engine",
+    let out = play(
         &slow,
-        "--engine",
         &slow,
-        "--games",
-        "2",
-        "--tc",
-        "1",
-        "--margin",
-        "0.1",
-        "--jsonl",
-        jsonl.to_str().unwrap(),
-    ]);
+        &[
+            "--games",
+            "2",
+            "--tc",
+            "1",
+            "--margin",
+            "0.1",
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+        ],
+    );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     // Same name twice: the runner numbers them.
@@ -283,16 +281,11 @@ fn engines_are_told_the_real_time_left() {
         "--think 0.02 --log {}",
         quote(log.to_str().unwrap())
     ));
-    let out = hippolyta(&[
-        "--engine",
+    let out = play(
         &logged,
-        "--engine",
         &engine("--think 0.02"),
-        "--games",
-        "2",
-        "--tc",
-        "30+0.5",
-    ]);
+        &["--games", "2", "--tc", "30+0.5"],
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let log = fs::read_to_string(&log).unwrap();
     let lines: Vec<&str> = log.lines().map(|l| l.split_once(' ').unwrap().1).collect();
@@ -335,22 +328,22 @@ fn a_gui_like_controller_rounds_to_whole_seconds_and_charges_its_lag() {
     let log = dir.join("commands.log");
     let jsonl = dir.join("games.jsonl");
     let logged = engine(&format!("--log {}", quote(log.to_str().unwrap())));
-    let out = hippolyta(&[
-        "--engine",
+    let out = play(
         &logged,
-        "--engine",
         &engine(""),
-        "--games",
-        "2",
-        "--tc",
-        "canadian:0:2:1",
-        "--clock-report",
-        "whole-seconds",
-        "--controller-lag",
-        "3000",
-        "--jsonl",
-        jsonl.to_str().unwrap(),
-    ]);
+        &[
+            "--games",
+            "2",
+            "--tc",
+            "canadian:0:2:1",
+            "--clock-report",
+            "whole-seconds",
+            "--controller-lag",
+            "3000",
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+        ],
+    );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
     assert!(stdout.contains("time control canadian:0:2:1"), "{stdout}");
@@ -380,18 +373,18 @@ fn each_engine_may_have_its_own_time_control() {
         let cmd = engine(&format!("--log {}", quote(log.to_str().unwrap())));
         format!("name={name} {control} cmd={}", quote(&cmd))
     };
-    let out = hippolyta(&[
-        "--engine",
+    let out = play(
         &spec("quick", &log_a, "st=0.5"),
-        "--engine",
         &spec("slow", &log_b, "tc=canadian:30:5:5"),
-        "--games",
-        "2",
-        "--sgf-out",
-        sgf_dir.to_str().unwrap(),
-        "--jsonl",
-        jsonl.to_str().unwrap(),
-    ]);
+        &[
+            "--games",
+            "2",
+            "--sgf-out",
+            sgf_dir.to_str().unwrap(),
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+        ],
+    );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
     assert!(
@@ -423,18 +416,18 @@ fn each_engine_may_have_its_own_time_control() {
 fn records_carry_main_time_and_overtime() {
     let dir = scratch("ot");
     let sgf_dir = dir.join("sgf");
-    let out = hippolyta(&[
-        "--engine",
+    let out = play(
         &engine("--seed 1"),
-        "--engine",
         &engine("--seed 2"),
-        "--games",
-        "1",
-        "--tc",
-        "canadian:60:10:5",
-        "--sgf-out",
-        sgf_dir.to_str().unwrap(),
-    ]);
+        &[
+            "--games",
+            "1",
+            "--tc",
+            "canadian:60:10:5",
+            "--sgf-out",
+            sgf_dir.to_str().unwrap(),
+        ],
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let text = fs::read_to_string(sgf_dir.join("game-00001.sgf")).unwrap();
     assert!(text.contains("TM[60]OT[5/10 Canadian]"), "{text}");
@@ -449,23 +442,23 @@ fn adjudication_ends_decided_games() {
     let dir = scratch("adjudicate");
     let jsonl = dir.join("games.jsonl");
     let sgf_dir = dir.join("sgf");
-    let out = hippolyta(&[
-        "--engine",
+    let out = play(
         &engine("--seed 1"),
-        "--engine",
         &engine("--seed 2"),
-        "--games",
-        "8",
-        "--tc",
-        "60",
-        "--random-plies",
-        "2",
-        "--adjudicate",
-        "--jsonl",
-        jsonl.to_str().unwrap(),
-        "--sgf-out",
-        sgf_dir.to_str().unwrap(),
-    ]);
+        &[
+            "--games",
+            "8",
+            "--tc",
+            "60",
+            "--random-plies",
+            "2",
+            "--adjudicate",
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+            "--sgf-out",
+            sgf_dir.to_str().unwrap(),
+        ],
+    );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     let mut adjudicated = 0;
@@ -504,21 +497,21 @@ fn adjudication_ends_decided_games() {
 
 #[test]
 fn sprt_stops_when_decided() {
-    let out = hippolyta(&[
-        "--engine",
+    let out = play(
         &engine("--name strong"),
-        "--engine",
         &engine("--name weak --misbehave resign"),
-        "--games",
-        "2000",
-        "--st",
-        "5",
-        "--sprt",
-        "elo0=0",
-        "elo1=10",
-        "alpha=0.05",
-        "beta=0.05",
-    ]);
+        &[
+            "--games",
+            "2000",
+            "--st",
+            "5",
+            "--sprt",
+            "elo0=0",
+            "elo1=10",
+            "alpha=0.05",
+            "beta=0.05",
+        ],
+    );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("Ended: SPRT accepted H1"), "{stdout}");
@@ -545,22 +538,22 @@ fn openings_file_on_small_boards() {
         "# 6x6 openings\nBx2B1/5B/6/6/W4W/1W2W1 w\n\n1. b1-b4/c4 2. e6-e3/d3\n",
     )
     .unwrap();
-    let out = hippolyta(&[
-        "--engine",
+    let out = play(
         &engine("--seed 3"),
-        "--engine",
         &engine("--seed 4"),
-        "--games",
-        "4",
-        "--size",
-        "6",
-        "--st",
-        "5",
-        "--openings",
-        book.to_str().unwrap(),
-        "--sgf-out",
-        sgf_dir.to_str().unwrap(),
-    ]);
+        &[
+            "--games",
+            "4",
+            "--size",
+            "6",
+            "--st",
+            "5",
+            "--openings",
+            book.to_str().unwrap(),
+            "--sgf-out",
+            sgf_dir.to_str().unwrap(),
+        ],
+    );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
     assert!(stdout.contains("4 games on 6x6"), "{stdout}");
@@ -579,24 +572,14 @@ fn openings_file_on_small_boards() {
 
 #[test]
 fn bad_engines_and_options_are_reported() {
-    let out = hippolyta(&[
-        "--engine",
-        "/nonexistent/engine",
-        "--engine",
-        &engine(""),
-        "--st",
-        "1",
-    ]);
+    let out = play("/nonexistent/engine", &engine(""), &["--st", "1"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("cannot start '/nonexistent/engine'"));
-    let out = hippolyta(&[
-        "--engine",
+    let out = play(
         &engine("--misbehave bad-protocol"),
-        "--engine",
         &engine(""),
-        "--st",
-        "1",
-    ]);
+        &["--st", "1"],
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("expected '= 2'"),
@@ -698,22 +681,22 @@ fn hippolyta_plays_itself_and_its_records_load_back() {
     let dir = scratch("selfplay");
     let sgf_dir = dir.join("sgf");
     let me = quote(env!("CARGO_BIN_EXE_hippolyta"));
-    let out = hippolyta(&[
-        "--engine",
+    let out = play(
         &format!("{me} --player random --seed 1"),
-        "--engine",
         &format!("{me} --player random --seed 2"),
-        "--games",
-        "4",
-        "--tc",
-        "20+0.2",
-        "--random-plies",
-        "2",
-        "--concurrency",
-        "2",
-        "--sgf-out",
-        sgf_dir.to_str().unwrap(),
-    ]);
+        &[
+            "--games",
+            "4",
+            "--tc",
+            "20+0.2",
+            "--random-plies",
+            "2",
+            "--concurrency",
+            "2",
+            "--sgf-out",
+            sgf_dir.to_str().unwrap(),
+        ],
+    );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
     assert!(

@@ -1,8 +1,11 @@
 //! Black-box tests of the search players through the `Player` contract.
 
+mod oracle;
+
 use hippolyta::player::{Limits, Player};
 use hippolyta::player_kind::{build, PlayerConfig, PlayerKind};
 use hippolyta::{Game, Move, Position};
+use oracle::{value_and_length, wins};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -22,48 +25,6 @@ fn playouts(n: u64) -> Limits {
         playouts: Some(n),
         ..Limits::default()
     }
-}
-
-/// Exact game value by exhaustive search: whether the side to move wins.
-fn wins(pos: &mut Position, memo: &mut HashMap<u64, bool>) -> bool {
-    if let Some(&w) = memo.get(&pos.hash()) {
-        return w;
-    }
-    let mut win = false;
-    for m in pos.legal_moves() {
-        pos.make(m);
-        let opponent_wins = wins(pos, memo);
-        pos.unmake(m);
-        if !opponent_wins {
-            win = true;
-            break;
-        }
-    }
-    memo.insert(pos.hash(), win);
-    win
-}
-
-/// Exact game value with its length by exhaustive search: whether the side to move wins, and in
-/// how many plies the game ends when the winner hurries and the loser resists longest.
-fn value_and_length(pos: &mut Position, memo: &mut HashMap<u64, (bool, u32)>) -> (bool, u32) {
-    if let Some(&v) = memo.get(&pos.hash()) {
-        return v;
-    }
-    let mut quickest_win: Option<u32> = None;
-    let mut longest_loss = 0;
-    for m in pos.legal_moves() {
-        pos.make(m);
-        let (opponent_wins, plies) = value_and_length(pos, memo);
-        pos.unmake(m);
-        if opponent_wins {
-            longest_loss = longest_loss.max(plies + 1);
-        } else {
-            quickest_win = Some(quickest_win.map_or(plies + 1, |q| q.min(plies + 1)));
-        }
-    }
-    let v = quickest_win.map_or((false, longest_loss), |q| (true, q));
-    memo.insert(pos.hash(), v);
-    v
 }
 
 /// Positions late in seeded random 6x6 games that the side to move wins, but where some moves
