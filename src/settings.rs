@@ -220,7 +220,7 @@ const PONDER: OptionInfo = OptionInfo {
 
 const WEIGHTS: OptionInfo = OptionInfo {
     name: "weights",
-    values: "builtin or learned",
+    values: "builtin, learned or learned-prior",
     store: |s, v| {
         s.weights = WeightsChoice::from_str(v, true).ok()?;
         Some(())
@@ -228,6 +228,7 @@ const WEIGHTS: OptionInfo = OptionInfo {
     get: |s| match s.weights {
         WeightsChoice::Builtin => "builtin".into(),
         WeightsChoice::Learned => "learned".into(),
+        WeightsChoice::LearnedPrior => "learned-prior".into(),
     },
 };
 

@@ -12,7 +12,12 @@ use crate::square::NUM_INDICES;
 use crate::territory::queen_distances;
 
 /// Number of features (and weights) of the move-prior model.
-pub const NUM_FEATURES: usize = 7;
+pub const NUM_FEATURES: usize = 11;
+
+/// The first this many features are the original seven of the hand-set ordering; the rest
+/// (queen-line reach of both sides' amazons, enemy amazons next to the destination) were added
+/// for the learned prior and weigh 0 in the hand-set weights.
+pub const NUM_BASIC_FEATURES: usize = 7;
 
 /// One move's feature values.
 pub type FeatureVector = [f32; NUM_FEATURES];
@@ -26,6 +31,10 @@ pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [
     "arrow_own_side",
     "destination_mobility",
     "escape",
+    "arrow_blocks_enemy",
+    "arrow_blocks_own",
+    "destination_attacked",
+    "destination_near_enemy",
 ];
 
 /// The weights as a vector, in [`FEATURE_NAMES`] order.
@@ -38,6 +47,10 @@ pub fn weight_vector(w: &OrderingWeights) -> [f64; NUM_FEATURES] {
         w.arrow_own_side,
         w.destination_mobility,
         w.escape,
+        w.arrow_blocks_enemy,
+        w.arrow_blocks_own,
+        w.destination_attacked,
+        w.destination_near_enemy,
     ]
     .map(f64::from)
 }
@@ -52,6 +65,10 @@ pub fn weights_from_vector(v: &[f64; NUM_FEATURES]) -> OrderingWeights {
         arrow_own_side: v[4] as f32,
         destination_mobility: v[5] as f32,
         escape: v[6] as f32,
+        arrow_blocks_enemy: v[7] as f32,
+        arrow_blocks_own: v[8] as f32,
+        destination_attacked: v[9] as f32,
+        destination_near_enemy: v[10] as f32,
     }
 }
 
@@ -79,6 +96,43 @@ pub struct MoveFeatures {
     near_own: [u8; NUM_INDICES],
     race: [Race; NUM_INDICES],
     escape: [f32; NUM_INDICES],
+    reach: ReachTables,
+}
+
+/// Per-square counts of amazons that reach a square in one queen move, or stand next to it.
+pub(crate) struct ReachTables {
+    /// Enemy amazons with a queen line to the square.
+    pub enemy_reach: [u8; NUM_INDICES],
+    /// Own amazons with a queen line to the square.
+    pub own_reach: [u8; NUM_INDICES],
+    /// Enemy amazons next to the square.
+    pub enemy_near: [u8; NUM_INDICES],
+}
+
+impl ReachTables {
+    /// The tables for `pos`, from the side to move's point of view (before the move).
+    pub fn new(pos: &Position) -> ReachTables {
+        let me = pos.side_to_move();
+        let mut t = ReachTables {
+            enemy_reach: [0; NUM_INDICES],
+            own_reach: [0; NUM_INDICES],
+            enemy_near: [0; NUM_INDICES],
+        };
+        for a in pos.amazons(!me) {
+            for s in pos.queen_targets(a) {
+                t.enemy_reach[s.index()] += 1;
+            }
+            for s in NEIGHBOURS[a.index()] {
+                t.enemy_near[s.index()] += 1;
+            }
+        }
+        for a in pos.amazons(me) {
+            for s in pos.queen_targets(a) {
+                t.own_reach[s.index()] += 1;
+            }
+        }
+        t
+    }
 }
 
 impl MoveFeatures {
@@ -120,6 +174,7 @@ impl MoveFeatures {
             near_own,
             race,
             escape,
+            reach: ReachTables::new(pos),
         }
     }
 
@@ -140,6 +195,10 @@ impl MoveFeatures {
             -((race == Race::Own) as u8 as f32),
             LN_1P[mobility.min(63)],
             self.escape[m.from.index()],
+            self.reach.enemy_reach[a] as f32,
+            -(self.reach.own_reach[a] as f32),
+            -(self.reach.enemy_reach[m.to.index()] as f32),
+            self.reach.enemy_near[m.to.index()] as f32,
         ]
     }
 }
@@ -169,6 +228,13 @@ mod tests {
         assert!((f[5] - 32f32.ln()).abs() < 1e-3, "{f:?}");
         // d1 has 20 queen moves at the start: escape 4 / 21.
         assert!((f[6] - 4.0 / 21.0).abs() < 1e-6);
+        // Reach terms, from the position before the move: b8 is on queen lines of Black's a7
+        // and d10 (c9) amazons and of no White amazon (d6-c7-b8 only opens after the move).
+        assert_eq!(f[7], 2.0, "{f:?}");
+        assert_eq!(f[8], 0.0);
+        // Of Black's amazons only d10 reaches d6 (down the d file); none stands next to it.
+        assert_eq!(f[9], -1.0, "{f:?}");
+        assert_eq!(f[10], 0.0);
         // d1-d2/c1: the arrow lands next to the moved amazon on d2 (counted once: d1 was left).
         let f = features_of(&pos, "d1-d2/c1");
         assert_eq!(f[0], 0.0);
@@ -184,7 +250,9 @@ mod tests {
         let mut pos = Position::standard();
         let mut orderer = Orderer::default();
         let params = SearchParams {
-            ordering: weights_from_vector(&[1.3, 0.7, 0.9, -0.2, 1.1, 0.8, 1.7]),
+            ordering: weights_from_vector(&[
+                1.3, 0.7, 0.9, -0.2, 1.1, 0.8, 1.7, 0.6, -0.4, 0.3, -0.9,
+            ]),
             ..SearchParams::default()
         };
         let w = weight_vector(&params.ordering);

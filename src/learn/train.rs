@@ -17,7 +17,9 @@
 //! symmetries (tested in `features.rs`), so augmenting with the seven images of each position
 //! would only repeat identical samples; none is added.
 
-use super::features::{score, weight_vector, weights_from_vector, MoveFeatures, NUM_FEATURES};
+use super::features::{
+    score, weight_vector, weights_from_vector, MoveFeatures, NUM_BASIC_FEATURES, NUM_FEATURES,
+};
 use super::record::{read_file, Record};
 use super::selfplay::WeightsChoice;
 use super::weights::{eval_from_vector, eval_vector, Weights};
@@ -53,9 +55,32 @@ pub struct TrainArgs {
     /// Weights to start from (and to report the loss before training with).
     #[arg(long, value_enum, default_value_t = WeightsChoice::Builtin)]
     pub start: WeightsChoice,
+    /// Training targets of the move prior are the visit counts raised to this power, normalised
+    /// (1: the visit distribution; higher values stress the most visited moves, which is what
+    /// the search's rank prior needs). Held-out figures always use the plain distribution.
+    #[arg(long, default_value_t = 1.0)]
+    pub sharpen: f64,
+    /// What the written move-prior weights minimise: the softmax cross-entropy, or the
+    /// cross-entropy of the search's rank prior `1 / (rank + 1)` over their ordering.
+    #[arg(long, value_enum, default_value_t = PriorObjective::Softmax)]
+    pub objective: PriorObjective,
+    /// With `--objective rank`: fit on the training positions whose ply is a multiple of this
+    /// (each is scored over all its legal moves, which costs memory and time).
+    #[arg(long, default_value_t = 8)]
+    pub rank_every: u32,
     /// Which weights to write fitted; the others are written as they start.
     #[arg(long, value_enum, default_value_t = FitParts::Both)]
     pub fit: FitParts,
+}
+
+/// The loss the move prior's written weights minimise.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PriorObjective {
+    /// Softmax of the scores against the visit distribution (Newton steps).
+    Softmax,
+    /// The search's rank prior against the visit distribution (coordinate descent from the
+    /// start weights).
+    Rank,
 }
 
 /// Which part of the weights `train` changes.
@@ -95,8 +120,9 @@ pub struct TrainReport {
     pub eval_positions: (usize, usize),
     /// Move-prior cross-entropy.
     pub prior: Fit,
-    /// Held-out agreement of the model's best move with the most visited one (before, after).
-    pub top1: (f64, f64),
+    /// Held-out prior metrics of the start weights, of the softmax fit of the seven basic
+    /// features alone and of all features, and of the written weights.
+    pub metrics: [PriorMetrics; 4],
     /// Evaluation logistic loss.
     pub eval: Fit,
     /// The fitted weights.
@@ -113,6 +139,8 @@ fn mix(mut x: u64) -> u64 {
 /// One position's moves for the prior: features, target probability and weight of each.
 struct PriorSample {
     features: Vec<[f32; NUM_FEATURES]>,
+    /// The moves, for breaking ties in the ranking as the search does.
+    moves: Vec<Move>,
     target: Vec<f64>,
     weight: Vec<f64>,
     /// Index of the most visited move.
@@ -121,7 +149,12 @@ struct PriorSample {
 
 /// Builds a sample from `r`: every visited move, then unvisited ones (all when `negatives` is
 /// `None`, otherwise a sample of that many standing for all).
-fn prior_sample(r: &Record, negatives: Option<usize>, rng: &mut SmallRng) -> Option<PriorSample> {
+fn prior_sample(
+    r: &Record,
+    negatives: Option<usize>,
+    sharpen: f64,
+    rng: &mut SmallRng,
+) -> Option<PriorSample> {
     let total: u64 = r.visits.iter().map(|v| v.1).sum();
     if total == 0 {
         return None;
@@ -148,17 +181,21 @@ fn prior_sample(r: &Record, negatives: Option<usize>, rng: &mut SmallRng) -> Opt
     let f = MoveFeatures::new(&r.position);
     let mut s = PriorSample {
         features: Vec::with_capacity(r.visits.len() + unvisited.len()),
+        moves: Vec::new(),
         target: Vec::new(),
         weight: Vec::new(),
         best: 0,
     };
+    let sharp_total: f64 = r.visits.iter().map(|v| (v.1 as f64).powf(sharpen)).sum();
     for &(m, n) in &r.visits {
         s.features.push(f.of(&r.position, m));
-        s.target.push(n as f64 / total as f64);
+        s.moves.push(m);
+        s.target.push((n as f64).powf(sharpen) / sharp_total);
         s.weight.push(1.0);
     }
     for m in unvisited {
         s.features.push(f.of(&r.position, m));
+        s.moves.push(m);
         s.target.push(0.0);
         s.weight.push(weight_each);
     }
@@ -263,8 +300,13 @@ fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
     x
 }
 
-/// Newton's method on the prior's cross-entropy, halving steps that do not improve it.
-fn fit_prior(samples: &[PriorSample], start: [f64; NUM_FEATURES]) -> [f64; NUM_FEATURES] {
+/// Newton's method on the prior's cross-entropy, halving steps that do not improve it; only the
+/// first `active` weights move (the others keep their start values).
+fn fit_prior(
+    samples: &[PriorSample],
+    start: [f64; NUM_FEATURES],
+    active: usize,
+) -> [f64; NUM_FEATURES] {
     let mut w = start;
     let mut loss = prior_loss(samples, &w, None);
     for _ in 0..30 {
@@ -273,6 +315,14 @@ fn fit_prior(samples: &[PriorSample], start: [f64; NUM_FEATURES]) -> [f64; NUM_F
         prior_loss(samples, &w, Some((&mut g, &mut h)));
         for (i, row) in h.iter_mut().enumerate() {
             row[i] += 1e-6;
+            if i >= active {
+                *row = [0.0; NUM_FEATURES];
+                row[i] = 1.0;
+                g[i] = 0.0;
+            }
+        }
+        for row in &mut h[..active] {
+            row[active..].fill(0.0);
         }
         let step = solve(h, g);
         let mut t = 1.0;
@@ -298,18 +348,103 @@ fn fit_prior(samples: &[PriorSample], start: [f64; NUM_FEATURES]) -> [f64; NUM_F
     w
 }
 
-/// Share of samples where the model's best move is the most visited one.
-fn top1(samples: &[PriorSample], w: &[f64; NUM_FEATURES]) -> f64 {
-    let hits = samples
-        .iter()
-        .filter(|s| {
-            let best = (0..s.features.len())
-                .map(|i| (score(w, &s.features[i]), i))
-                .fold((f64::NEG_INFINITY, 0), |a, b| if b.0 > a.0 { b } else { a });
-            best.1 == s.best
-        })
-        .count();
-    hits as f64 / samples.len().max(1) as f64
+/// How well a set of weights predicts the held-out visit distributions.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PriorMetrics {
+    /// Cross-entropy of the search's rank prior `1 / (rank + 1)` over the weights' ordering.
+    pub rank_ce: f64,
+    /// Cross-entropy of the softmax of the weights' scores.
+    pub softmax_ce: f64,
+    /// Share of positions where the best-scored move is the most visited one.
+    pub top1: f64,
+    /// Share of positions where the most visited move is among the three best-scored.
+    pub top3: f64,
+}
+
+/// The metrics of `w` on `samples` (which must hold every legal move of their positions).
+fn prior_metrics(samples: &[PriorSample], w: &[f64; NUM_FEATURES]) -> PriorMetrics {
+    let (rank_ce, top1, top3) = rank_stats(samples, w);
+    PriorMetrics {
+        rank_ce,
+        softmax_ce: prior_loss(samples, w, None),
+        top1,
+        top3,
+    }
+}
+
+/// The rank prior's cross-entropy, top-1 and top-3 shares of `w` on `samples`.
+fn rank_stats(samples: &[PriorSample], w: &[f64; NUM_FEATURES]) -> (f64, f64, f64) {
+    let (mut ce, mut top1, mut top3) = (0.0, 0.0, 0.0);
+    let mut order: Vec<(f32, Move, usize)> = Vec::new();
+    for s in samples {
+        // The search ranks by the f32 score, ties broken by the move (`ordering.rs`).
+        order.clear();
+        order.extend(
+            s.features
+                .iter()
+                .zip(&s.moves)
+                .enumerate()
+                .map(|(i, (f, &mv))| (score(w, f) as f32, mv, i)),
+        );
+        order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        let rank_of_best = order
+            .iter()
+            .position(|x| x.2 == s.best)
+            .unwrap_or(usize::MAX);
+        top1 += (rank_of_best == 0) as u8 as f64;
+        top3 += (rank_of_best < 3) as u8 as f64;
+        let norm: f64 = (1..=order.len()).map(|r| 1.0 / r as f64).sum();
+        for (rank, x) in order.iter().enumerate() {
+            let t = s.target[x.2];
+            if t > 0.0 {
+                ce -= t * ((1.0 / (rank + 1) as f64) / norm).ln();
+            }
+        }
+    }
+    let n = samples.len().max(1) as f64;
+    (ce / n, top1 / n, top3 / n)
+}
+
+/// Most rank cross-entropies [`fit_rank`] computes.
+const RANK_EVALUATIONS: usize = 240;
+
+/// Coordinate descent on the rank prior's cross-entropy (what the search's priors see: only
+/// the order of the scores matters, so the loss is piecewise constant and has no gradient).
+/// Steps along one weight at a time while that improves, then halves the step; only the first
+/// `active` weights move.
+fn fit_rank(
+    samples: &[PriorSample],
+    start: [f64; NUM_FEATURES],
+    active: usize,
+) -> [f64; NUM_FEATURES] {
+    let mut w = start;
+    let mut best = rank_stats(samples, &w).0;
+    let mut evaluations = 1;
+    let mut step = 0.5;
+    while step > 0.02 && evaluations < RANK_EVALUATIONS {
+        let mut improved = false;
+        for i in 0..active {
+            for sign in [1.0, -1.0] {
+                while evaluations < RANK_EVALUATIONS {
+                    let mut trial = w;
+                    trial[i] += sign * step;
+                    let l = rank_stats(samples, &trial).0;
+                    evaluations += 1;
+                    if l < best - 1e-7 {
+                        w = trial;
+                        best = l;
+                        improved = true;
+                    } else {
+                        break;
+                    }
+                }
+            }
+        }
+        if !improved {
+            step *= 0.5;
+        }
+    }
+    w
 }
 
 /// The evaluation parameters that are fitted, as indices into the `eval_vector`.
@@ -424,6 +559,9 @@ pub fn fit(records: &[Record], args: &TrainArgs) -> Result<TrainReport, String> 
     if !(0.0..1.0).contains(&args.holdout) {
         return Err("--holdout must be at least 0 and below 1".into());
     }
+    if !(args.sharpen > 0.0 && args.sharpen.is_finite()) {
+        return Err("--sharpen must be positive".into());
+    }
     if !(0.0..=1.0).contains(&args.result_weight) {
         return Err("--result-weight must be from 0 to 1".into());
     }
@@ -432,6 +570,7 @@ pub fn fit(records: &[Record], args: &TrainArgs) -> Result<TrainReport, String> 
         |game: u64| (mix(args.seed ^ mix(game)) % 1_000_000) as f64 / 1_000_000.0 < args.holdout;
     let mut prior_train = Vec::new();
     let mut prior_held = Vec::new();
+    let mut rank_train = Vec::new();
     let mut eval_train = Vec::new();
     let mut eval_held = Vec::new();
     let mut games: Vec<u64> = records.iter().map(|r| r.game).collect();
@@ -440,8 +579,17 @@ pub fn fit(records: &[Record], args: &TrainArgs) -> Result<TrainReport, String> 
     for r in records {
         let held = held_out(r.game);
         let mut rng = SmallRng::seed_from_u64(mix(args.seed ^ mix(r.game) ^ (r.ply as u64) << 48));
-        let negatives = if held { None } else { Some(args.negatives) };
-        if let Some(mut s) = prior_sample(r, negatives, &mut rng) {
+        let (negatives, sharpen) = if held {
+            (None, 1.0)
+        } else {
+            (Some(args.negatives), args.sharpen)
+        };
+        if args.objective == PriorObjective::Rank && !held && r.ply % args.rank_every.max(1) == 0 {
+            if let Some(s) = prior_sample(r, None, args.sharpen, &mut rng) {
+                rank_train.push(s);
+            }
+        }
+        if let Some(mut s) = prior_sample(r, negatives, sharpen, &mut rng) {
             s.best = 0;
             if held {
                 &mut prior_held
@@ -462,7 +610,12 @@ pub fn fit(records: &[Record], args: &TrainArgs) -> Result<TrainReport, String> 
         return Err("no training positions (too little data, or all of it held out)".into());
     }
     let w0 = weight_vector(&start.ordering);
-    let w = fit_prior(&prior_train, w0);
+    let basic = fit_prior(&prior_train, w0, NUM_BASIC_FEATURES);
+    let softmax = fit_prior(&prior_train, w0, NUM_FEATURES);
+    let w = match args.objective {
+        PriorObjective::Softmax => softmax,
+        PriorObjective::Rank => fit_rank(&rank_train, w0, NUM_FEATURES),
+    };
     let prior = Fit {
         train_before: prior_loss(&prior_train, &w0, None),
         train_after: prior_loss(&prior_train, &w, None),
@@ -482,7 +635,12 @@ pub fn fit(records: &[Record], args: &TrainArgs) -> Result<TrainReport, String> 
         positions: records.len(),
         prior_positions: (prior_train.len(), prior_held.len()),
         eval_positions: (eval_train.len(), eval_held.len()),
-        top1: (top1(&prior_held, &w0), top1(&prior_held, &w)),
+        metrics: [
+            prior_metrics(&prior_held, &w0),
+            prior_metrics(&prior_held, &basic),
+            prior_metrics(&prior_held, &softmax),
+            prior_metrics(&prior_held, &w),
+        ],
         prior,
         eval,
         weights: Weights {
@@ -507,21 +665,38 @@ impl TrainReport {
                 x.train_before, x.train_after, x.held_before, x.held_after
             )
         };
+        let m = |g: fn(&PriorMetrics) -> f64| {
+            let v: Vec<String> = self
+                .metrics
+                .iter()
+                .map(|x| format!("{:.4}", g(x)))
+                .collect();
+            v.join(" / ")
+        };
         vec![
             "Fitted weights, written by `hippolyta train` (see the README section \"Training\").".into(),
             format!(
-                "data: {} positions from {} games; seed {}, held out {}, {} negatives, result weight {}, start {:?}, fit {:?}",
+                "data: {} positions from {} games; seed {}, held out {}, {} negatives, sharpen {}, rank every {}, result weight {}, start {:?}, fit {:?}",
                 self.positions, self.games, args.seed, args.holdout, args.negatives,
-                args.result_weight, args.start, args.fit
+                args.sharpen, args.rank_every, args.result_weight, args.start, args.fit
             ),
             format!(
-                "move prior: {} + {} positions; cross-entropy {}; held-out top-1 {:.3} -> {:.3}",
+                "move prior: {} + {} positions; cross-entropy {}",
                 self.prior_positions.0,
                 self.prior_positions.1,
                 f(&self.prior),
-                self.top1.0,
-                self.top1.1
             ),
+            format!(
+                "held-out prior (start / softmax fit of 7 features / of {NUM_FEATURES} / written, objective {:?}):",
+                args.objective
+            ),
+            format!(
+                "  rank prior 1/(r+1) cross-entropy {}",
+                m(|x| x.rank_ce)
+            ),
+            format!("  softmax cross-entropy {}", m(|x| x.softmax_ce)),
+            format!("  top-1 {}", m(|x| x.top1)),
+            format!("  top-3 {}", m(|x| x.top3)),
             format!(
                 "evaluation: {} + {} positions; logistic loss {}",
                 self.eval_positions.0,

@@ -5,7 +5,9 @@
 //! evaluation weights (`eval.*`, see [`EvalParams`]), all of them, each once. `hippolyta train`
 //! writes it with fixed formatting, so the same data and seed give the same bytes.
 
-use super::features::{weight_vector, weights_from_vector, FEATURE_NAMES, NUM_FEATURES};
+use super::features::{
+    weight_vector, weights_from_vector, FEATURE_NAMES, NUM_BASIC_FEATURES, NUM_FEATURES,
+};
 use crate::eval::EvalParams;
 use crate::mcts::params::OrderingWeights;
 use crate::mcts::SearchParams;
@@ -16,6 +18,10 @@ pub const HEADER: &str = "format hippolyta-weights 1";
 
 /// The file as built into this binary.
 pub const EMBEDDED: &str = include_str!("weights.txt");
+
+/// The candidate with the learned move prior (`src/learn/weights-prior.txt`): the evaluation of
+/// `weights.txt` and move-ordering weights over all the features, not yet gated by a match.
+pub const EMBEDDED_PRIOR: &str = include_str!("weights-prior.txt");
 
 /// The evaluation weights by name, in file order.
 pub const EVAL_NAMES: [&str; 11] = [
@@ -89,6 +95,11 @@ impl Weights {
     /// The weights embedded from `src/learn/weights.txt`.
     pub fn embedded() -> Weights {
         Weights::parse(EMBEDDED).expect("the embedded weights file is checked by the tests")
+    }
+
+    /// The weights embedded from `src/learn/weights-prior.txt`.
+    pub fn embedded_prior() -> Weights {
+        Weights::parse(EMBEDDED_PRIOR).expect("the embedded weights file is checked by the tests")
     }
 
     /// Search parameters with these weights and every other setting at its default.
@@ -172,13 +183,18 @@ impl Weights {
                 .find(|(_, v)| v.is_none())
                 .map(|(n, _)| format!("{prefix}.{n} is missing"))
         };
-        if let Some(e) = missing(&FEATURE_NAMES, "ordering", &ordering)
-            .or_else(|| missing(&EVAL_NAMES, "eval", &eval))
+        // The learned reach terms came later: files without them weigh them 0.
+        if let Some(e) = missing(
+            &FEATURE_NAMES[..NUM_BASIC_FEATURES],
+            "ordering",
+            &ordering[..NUM_BASIC_FEATURES],
+        )
+        .or_else(|| missing(&EVAL_NAMES, "eval", &eval))
         {
             return Err(e);
         }
         Ok(Weights {
-            ordering: weights_from_vector(&ordering.map(Option::unwrap)),
+            ordering: weights_from_vector(&ordering.map(|v| v.unwrap_or(0.0))),
             eval: eval_from_vector(&eval.map(Option::unwrap)),
         })
     }
@@ -192,6 +208,26 @@ mod tests {
     fn embedded_file_parses() {
         let w = Weights::embedded();
         assert!(w.eval.scale_open > 0.0 && w.eval.scale_end > 0.0);
+        let p = Weights::embedded_prior();
+        assert!(p.eval.scale_open > 0.0 && p.eval.scale_end > 0.0);
+    }
+
+    #[test]
+    fn files_without_the_reach_terms_weigh_them_zero() {
+        let text = Weights::builtin().to_text(&[]);
+        let old: String = text
+            .lines()
+            .filter(|l| {
+                !FEATURE_NAMES[NUM_BASIC_FEATURES..]
+                    .iter()
+                    .any(|n| l.contains(n))
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_ne!(old, text);
+        let w = Weights::parse(&old).unwrap();
+        assert_eq!(w, Weights::builtin());
+        assert!(!w.ordering.uses_reach());
     }
 
     #[test]

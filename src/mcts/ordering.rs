@@ -14,6 +14,7 @@
 use super::params::{OrderingWeights, SearchParams};
 use crate::bitboard::Bitboard;
 use crate::eval::evaluate;
+use crate::learn::features::ReachTables;
 use crate::lines::{line_square, segment, SQUARE_LINES};
 use crate::mv::Move;
 use crate::position::Position;
@@ -289,6 +290,8 @@ struct Features {
     arrow: [f32; NUM_INDICES],
     /// Bonus for moving the amazon on each square (escaping a cramped square).
     escape: [f32; NUM_INDICES],
+    /// Score of each destination square from the learned reach terms (all 0 when unused).
+    dest: [f32; NUM_INDICES],
     near_own: f32,
     mobility: f32,
     /// An upper bound of `arrow()` over all moves.
@@ -331,6 +334,17 @@ impl Features {
             };
             arrow[s.index()] += v;
         }
+        let mut dest = [0.0f32; NUM_INDICES];
+        if w.uses_reach() {
+            let r = ReachTables::new(pos);
+            for s in pos.empty_squares() {
+                let i = s.index();
+                arrow[i] += w.arrow_blocks_enemy * r.enemy_reach[i] as f32
+                    - w.arrow_blocks_own * r.own_reach[i] as f32;
+                dest[i] = w.destination_near_enemy * r.enemy_near[i] as f32
+                    - w.destination_attacked * r.enemy_reach[i] as f32;
+            }
+        }
         let mut escape = [0.0f32; NUM_INDICES];
         for a in own {
             let mobility = pos.destination_count(a) as f32;
@@ -342,6 +356,7 @@ impl Features {
         Features {
             arrow,
             escape,
+            dest,
             near_own: w.arrow_near_own,
             mobility: w.destination_mobility,
             best_arrow,
@@ -353,7 +368,7 @@ impl Features {
     fn destination(&self, pos: &Position, from: Square, to: Square) -> f32 {
         // Mobility from the destination, approximately: the start square counts as occupied.
         let mobility = pos.destination_count(to) as usize;
-        self.mobility * LN_1P[mobility.min(63)] + self.escape[from.index()]
+        self.mobility * LN_1P[mobility.min(63)] + self.escape[from.index()] + self.dest[to.index()]
     }
 
     /// Score of the arrow, correcting the own-amazon term for the amazon that moved.

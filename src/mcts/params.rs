@@ -90,6 +90,25 @@ pub struct OrderingWeights {
     pub destination_mobility: f32,
     /// Moving an amazon that has few moves where it stands (escaping).
     pub escape: f32,
+    /// Arrow on a square an enemy amazon reaches in one queen move (cuts its mobility), per
+    /// amazon. This and the next three are learned terms, 0 in the hand-set weights.
+    pub arrow_blocks_enemy: f32,
+    /// Arrow on a square one of one's own amazons reaches in one queen move, per amazon.
+    pub arrow_blocks_own: f32,
+    /// Destination an enemy amazon reaches in one queen move (exposed to being shut in).
+    pub destination_attacked: f32,
+    /// Destination next to an enemy amazon, per amazon.
+    pub destination_near_enemy: f32,
+}
+
+impl OrderingWeights {
+    /// Whether any of the learned reach terms is used (the search skips their tables if not).
+    pub fn uses_reach(&self) -> bool {
+        self.arrow_blocks_enemy != 0.0
+            || self.arrow_blocks_own != 0.0
+            || self.destination_attacked != 0.0
+            || self.destination_near_enemy != 0.0
+    }
 }
 
 impl Default for OrderingWeights {
@@ -102,6 +121,10 @@ impl Default for OrderingWeights {
             arrow_own_side: 1.0,
             destination_mobility: 1.0,
             escape: 1.0,
+            arrow_blocks_enemy: 0.0,
+            arrow_blocks_own: 0.0,
+            destination_attacked: 0.0,
+            destination_near_enemy: 0.0,
         }
     }
 }
