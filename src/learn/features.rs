@@ -4,7 +4,7 @@
 //! search itself never builds these vectors: it folds the weights into per-square tables, which is
 //! why a fitted model costs the playout rate nothing. A test checks the two agree move by move.
 
-use crate::mcts::ordering::{distance_table, LN_1P, NEIGHBOURS};
+use crate::mcts::ordering::{distance_table, ReachTables, LN_1P, NEIGHBOURS};
 use crate::mcts::params::OrderingWeights;
 use crate::mv::Move;
 use crate::position::Position;
@@ -97,42 +97,6 @@ pub struct MoveFeatures {
     race: [Race; NUM_INDICES],
     escape: [f32; NUM_INDICES],
     reach: ReachTables,
-}
-
-/// Per-square counts of amazons that reach a square in one queen move, or stand next to it.
-pub(crate) struct ReachTables {
-    /// Enemy amazons with a queen line to the square.
-    pub enemy_reach: [u8; NUM_INDICES],
-    /// Own amazons with a queen line to the square.
-    pub own_reach: [u8; NUM_INDICES],
-    /// Enemy amazons next to the square.
-    pub enemy_near: [u8; NUM_INDICES],
-}
-
-impl ReachTables {
-    /// The tables for `pos`, from the side to move's point of view (before the move).
-    pub fn new(pos: &Position) -> ReachTables {
-        let me = pos.side_to_move();
-        let mut t = ReachTables {
-            enemy_reach: [0; NUM_INDICES],
-            own_reach: [0; NUM_INDICES],
-            enemy_near: [0; NUM_INDICES],
-        };
-        for a in pos.amazons(!me) {
-            for s in pos.queen_targets(a) {
-                t.enemy_reach[s.index()] += 1;
-            }
-            for s in NEIGHBOURS[a.index()] {
-                t.enemy_near[s.index()] += 1;
-            }
-        }
-        for a in pos.amazons(me) {
-            for s in pos.queen_targets(a) {
-                t.own_reach[s.index()] += 1;
-            }
-        }
-        t
-    }
 }
 
 impl MoveFeatures {
