@@ -79,6 +79,8 @@ pub fn run(options: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchResul
         player: PlayerKind::Mcts,
         resign: None,
         weights: options.weights,
+        // The signature measures the tree search alone.
+        solver_empty: 0,
         ..Settings::default()
     });
     let mut total = BenchResult::default();

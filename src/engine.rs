@@ -575,7 +575,8 @@ impl Engine {
         }
         let elapsed = started.elapsed();
         log::info!(
-            "genmove {color}: {mv} winrate {} playouts {} in {:.3} s",
+            "genmove {color}: {mv} ply {} winrate {} playouts {} in {:.3} s",
+            self.game.moves().len(),
             decision
                 .winrate
                 .map_or("-".to_string(), |w| format!("{w:.4}")),

@@ -76,6 +76,7 @@ impl Player for GreedyPlayer {
                         playouts: 0,
                         nodes: 0,
                         elapsed: start.elapsed(),
+                        solved: None,
                     },
                 };
             }
@@ -128,6 +129,7 @@ impl Player for GreedyPlayer {
             playouts: scored.len() as u64,
             nodes: scored.len() as u64,
             elapsed: start.elapsed(),
+            solved: None,
         };
         Decision {
             mv: chosen.map(|c| c.0),

@@ -10,6 +10,7 @@
 
 use crate::game::Game;
 use crate::mv::Move;
+use crate::solver::Verdict;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -54,6 +55,8 @@ pub struct SearchReport {
     pub nodes: u64,
     /// Time spent so far.
     pub elapsed: Duration,
+    /// What the whole-position solver proved about the position (`Win` or `Loss`), when it did.
+    pub solved: Option<Verdict>,
 }
 
 /// A player's answer.

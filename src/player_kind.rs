@@ -4,7 +4,12 @@
 use crate::greedy::GreedyPlayer;
 use crate::mcts::{MctsPlayer, SearchParams};
 use crate::player::Player;
+use crate::proof_player::{memory_split, ProofPlayer, OVERHEAD_MB};
 use crate::random_player::RandomPlayer;
+
+/// The default of `solver_empty`: the solver is tried once the regions still fought over have at
+/// most this many empty squares (measured: README, "The solver in play").
+pub const DEFAULT_SOLVER_EMPTY: u32 = 30;
 
 /// Resources a player may be built with.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,6 +22,9 @@ pub struct PlayerConfig {
     pub seed: Option<u64>,
     /// Search and evaluation tunables (MCTS and greedy).
     pub search: SearchParams,
+    /// The MCTS tries the whole-position solver first once the mixed regions have at most this
+    /// many empty squares (0: never).
+    pub solver_empty: u32,
 }
 
 impl PlayerConfig {
@@ -34,6 +42,7 @@ impl Default for PlayerConfig {
             memory_mb: 512,
             seed: None,
             search: SearchParams::default(),
+            solver_empty: DEFAULT_SOLVER_EMPTY,
         }
     }
 }
@@ -49,11 +58,27 @@ pub enum PlayerKind {
     Mcts,
 }
 
-/// Builds a player of `kind`.
+/// Builds a player of `kind`. The MCTS player proves small positions first (see
+/// `proof_player`) unless `solver_empty` is 0 or the memory is too small to share; the solver's
+/// tables then take a quarter of `memory_mb` and the tree the rest.
 pub fn build(kind: PlayerKind, config: &PlayerConfig) -> Box<dyn Player> {
     match kind {
         PlayerKind::Random => Box::new(RandomPlayer::new(config.seed)),
         PlayerKind::Greedy => Box::new(GreedyPlayer::new(config.search.eval.clone(), config.seed)),
-        PlayerKind::Mcts => Box::new(config.mcts()),
+        PlayerKind::Mcts => match memory_split(config.memory_mb) {
+            Some((solver_mb, tree_mb)) if config.solver_empty > 0 => {
+                let mcts = PlayerConfig {
+                    memory_mb: tree_mb,
+                    ..config.clone()
+                };
+                Box::new(ProofPlayer::new(
+                    Box::new(mcts.mcts()),
+                    config.solver_empty,
+                    solver_mb - OVERHEAD_MB,
+                    config.search.eval.clone(),
+                ))
+            }
+            _ => Box::new(config.mcts()),
+        },
     }
 }

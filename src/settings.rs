@@ -18,6 +18,8 @@ pub const RESIGN_AFTER: u32 = 2;
 const MAX_THREADS: usize = 512;
 const MAX_MEMORY_MB: usize = 1 << 20;
 const MAX_OVERHEAD_MS: u64 = 60_000;
+/// Largest `solver_empty`: a 10x10 board has 92 empty squares at the start.
+const MAX_SOLVER_EMPTY: u32 = 100;
 
 /// Everything the user can set about the engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +43,9 @@ pub struct Settings {
     pub ponder: bool,
     /// Hand-set or learned move-ordering and evaluation weights.
     pub weights: WeightsChoice,
+    /// Try the whole-position solver once the mixed regions have at most this many empty squares
+    /// (0: never; see `proof_player`).
+    pub solver_empty: u32,
 }
 
 impl Default for Settings {
@@ -56,6 +61,7 @@ impl Default for Settings {
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             ponder: false,
             weights: DEFAULT_WEIGHTS,
+            solver_empty: p.solver_empty,
         }
     }
 }
@@ -68,6 +74,7 @@ impl Settings {
             memory_mb: self.memory_mb,
             seed: self.seed,
             search: self.weights.weights().search_params(),
+            solver_empty: self.solver_empty,
         }
     }
 
@@ -232,6 +239,16 @@ const WEIGHTS: OptionInfo = OptionInfo {
     },
 };
 
+const SOLVER_EMPTY: OptionInfo = OptionInfo {
+    name: "solver_empty",
+    values: "an integer 0..100 (0: off)",
+    store: |s, v| {
+        s.solver_empty = parse_in(v, 0, MAX_SOLVER_EMPTY)?;
+        Some(())
+    },
+    get: |s| s.solver_empty.to_string(),
+};
+
 /// All options, in the order `list_options` shows them.
 pub const OPTIONS: &[OptionInfo] = &[
     THREADS,
@@ -243,6 +260,7 @@ pub const OPTIONS: &[OptionInfo] = &[
     MOVE_OVERHEAD,
     PONDER,
     WEIGHTS,
+    SOLVER_EMPTY,
 ];
 
 /// The names of the player kinds, as options and flags spell them.
@@ -396,6 +414,11 @@ pub struct SettingsArgs {
     /// (`src/learn/weights.txt`).
     #[arg(long, value_enum, default_value_t = DEFAULT_WEIGHTS)]
     pub weights: WeightsChoice,
+    /// Try the whole-position solver before searching once the regions still fought over have at
+    /// most K empty squares (0: off).
+    #[arg(long, value_name = "K", default_value_t = Settings::default().solver_empty,
+          value_parser = |t: &str| SOLVER_EMPTY.parse(t, |s| s.solver_empty))]
+    pub solver_empty: u32,
 }
 
 impl SettingsArgs {
@@ -409,6 +432,7 @@ impl SettingsArgs {
             move_overhead: Duration::from_millis(self.move_overhead),
             ponder: self.ponder,
             weights: self.weights,
+            solver_empty: self.solver_empty,
             ..Settings::default()
         };
         if let Some(Flag(p)) = self.playouts {
@@ -445,13 +469,15 @@ mod tests {
             ("weights", "builtin", "builtin"),
             ("weights", "LEARNED", "learned"),
             ("Ponder", "off", "off"),
+            ("solver_empty", "0", "0"),
+            ("solver-empty", "30", "30"),
         ];
         for (name, value, want) in cases {
             let mut s = Settings::default();
             s.set(name, value).unwrap();
             assert_eq!(s.get(name).unwrap(), want, "{name} {value}");
         }
-        assert_eq!(OPTIONS.len(), 9);
+        assert_eq!(OPTIONS.len(), 10);
         for o in OPTIONS {
             Settings::default().get(o.name).unwrap();
         }
@@ -471,6 +497,8 @@ mod tests {
             ("seed", "-1", "integer"),
             ("move_overhead", "60001", "0..60000"),
             ("ponder", "perhaps", "on or off"),
+            ("solver_empty", "101", "0..100"),
+            ("solver_empty", "-1", "0..100"),
             ("colour", "blue", "unknown option"),
         ];
         for (name, value, want) in cases {
@@ -492,6 +520,7 @@ mod tests {
             ("resign", "off", false),
             ("ponder", "on", false),
             ("move_overhead", "10", false),
+            ("solver_empty", "0", true),
         ] {
             let mut b = a.clone();
             b.set(name, value).unwrap();

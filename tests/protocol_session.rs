@@ -80,6 +80,44 @@ fn analyze_streams_until_the_next_command() {
 }
 
 #[test]
+fn analyze_shows_the_solvers_proof() {
+    // A small position White loses whatever it plays: the solver proves it (in about 100
+    // nodes) before the tree search would start, and the stream says so after the info line.
+    let mut s = Session::start(&["--seed", "1"]);
+    assert_eq!(
+        s.ask("set_position 1BWxxx/xxBxxx/BxxBxx/x2x1x/xxxWxx/1W1xxW w"),
+        "="
+    );
+    s.send("analyze w 10");
+    assert_eq!(s.line().unwrap(), "=");
+    let info = s.line().unwrap();
+    assert!(
+        info.starts_with("info move ") && info.contains(" winrate 0.0000 "),
+        "{info}"
+    );
+    assert_eq!(s.line().unwrap(), "solved loss");
+    s.send("name");
+    assert_eq!(s.line().unwrap(), "");
+    assert_eq!(s.response(), "= Hippolyta");
+    // Switched off, the same analysis has no solved line.
+    assert_eq!(s.ask("set_option solver_empty 0"), "=");
+    s.send("analyze w 10");
+    assert_eq!(s.line().unwrap(), "=");
+    let info = s.line().unwrap();
+    assert!(info.starts_with("info move "), "{info}");
+    s.send("name");
+    loop {
+        let l = s.line().unwrap();
+        assert!(!l.starts_with("solved"), "{l}");
+        if l.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(s.response(), "= Hippolyta");
+    assert!(s.close().success());
+}
+
+#[test]
 fn end_of_input_ends_analyze() {
     let (out, status) = run(&["--player", "random"], b"analyze 5");
     assert_eq!(out, "=\n\n");
@@ -241,6 +279,8 @@ fn flags_set_the_options() {
             "--ponder",
             "--weights",
             "builtin",
+            "--solver-empty",
+            "12",
         ],
         b"list_options\n",
     );
@@ -248,13 +288,14 @@ fn flags_set_the_options() {
     assert_eq!(
         out,
         "= threads 2\nmemory 64\nplayouts 500\nresign off\nplayer random\nseed 5\n\
-         move_overhead 80\nponder on\nweights builtin\n\n"
+         move_overhead 80\nponder on\nweights builtin\nsolver_empty 12\n\n"
     );
     for bad in [
         &["--threads", "0"][..],
         &["--resign", "2"],
         &["--memory", "0"],
         &["--player", "deep-blue"],
+        &["--solver-empty", "101"],
     ] {
         let (out, status) = run(bad, b"name\n");
         assert!(!status.success() && out.is_empty(), "{bad:?}");

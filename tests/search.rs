@@ -16,6 +16,8 @@ fn config(seed: u64) -> PlayerConfig {
     PlayerConfig {
         seed: Some(seed),
         memory_mb: 64,
+        // These test the tree search itself (tests/solver_play.rs has the solver in play).
+        solver_empty: 0,
         ..PlayerConfig::default()
     }
 }

@@ -169,6 +169,7 @@ impl MctsPlayer {
             playouts: 0,
             nodes: 0,
             elapsed: start.elapsed(),
+            solved: None,
         };
         if limits.report_interval.is_some() {
             on_report(&report);

@@ -259,6 +259,7 @@ pub fn report(tree: &Tree, playouts: u64, nodes: u64, elapsed: Duration) -> Sear
         playouts,
         nodes,
         elapsed,
+        solved: None,
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::color::Color;
 use crate::player::SearchReport;
+use crate::solver::Verdict;
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -78,7 +79,9 @@ pub fn parse_args(args: &[String]) -> Result<AnalyzeArgs, String> {
 }
 
 /// The `info` line for a report: one `info move ... pv ...` block per candidate, best first; `None`
-/// when the report has no candidates.
+/// when the report has no candidates. When the solver proved the position, a second line follows:
+/// `solved win MOVE` or `solved loss` (a line of its own, so that parsers of the `info` line are
+/// not disturbed).
 pub fn info_line(report: &SearchReport, max_moves: Option<usize>) -> Option<String> {
     let mut line = String::new();
     let n = max_moves.unwrap_or(usize::MAX);
@@ -98,7 +101,13 @@ pub fn info_line(report: &SearchReport, max_moves: Option<usize>) -> Option<Stri
             let _ = write!(line, " {p}");
         }
     }
-    (!line.is_empty()).then_some(line)
+    if line.is_empty() {
+        return None;
+    }
+    if let Some(v) = report.solved.filter(|v| *v != Verdict::Unknown) {
+        let _ = write!(line, "\nsolved {v}");
+    }
+    Some(line)
 }
 
 #[cfg(test)]
@@ -170,6 +179,7 @@ mod tests {
             playouts: 150,
             nodes: 600,
             elapsed: Duration::from_millis(300),
+            solved: None,
         };
         assert_eq!(
             info_line(&report, None).unwrap(),
@@ -181,5 +191,17 @@ mod tests {
             "info move d1-d7/g7 visits 120 winrate 0.5612 prior 0.0123 order 0 pv d1-d7/g7 a7-a5/a6"
         );
         assert_eq!(info_line(&SearchReport::default(), None), None);
+        let solved = |v| SearchReport {
+            solved: Some(v),
+            ..report.clone()
+        };
+        assert_eq!(
+            info_line(&solved(Verdict::Win(m("d1-d7/g7"))), Some(1)).unwrap(),
+            "info move d1-d7/g7 visits 120 winrate 0.5612 prior 0.0123 order 0 pv d1-d7/g7 a7-a5/a6\n\
+             solved win d1-d7/g7"
+        );
+        assert!(info_line(&solved(Verdict::Loss), Some(1))
+            .unwrap()
+            .ends_with(" a7-a5/a6\nsolved loss"));
     }
 }

@@ -325,6 +325,7 @@ mod tests {
                             playouts,
                             nodes: playouts,
                             elapsed: start.elapsed(),
+                            solved: None,
                         });
                     }
                 }
