@@ -14,6 +14,7 @@ position during `genmove`, and `genmove COLOR: MOVE ply P ...` for every move. T
 Prints one line per game and the totals; the README's "The solver in play" quotes them.
 
 Usage: scripts/solver_games.py [--games 20] [--st 0.25] [--out DIR] [--binary PATH]
+       [--engine-args '--solver-empty 40']
        [--analyze-only DIR]   (recompute from a previous run's DIR)
 """
 
@@ -37,7 +38,8 @@ def play(args, out):
     engines = []
     for name in ("a", "b"):
         engines += ["--engine",
-                    f"name={name} stderr={out}/{name}.log cmd='{args.binary} --resign off'"]
+                    f"name={name} stderr={out}/{name}.log cmd='{args.binary} --resign off "
+                    f"{args.engine_args}'"]
     cmd = [args.binary, "match", *engines, "--games", str(args.games), "--st", str(args.st),
            "--random-plies", "2", "--concurrency", "1", "--sgf-out", f"{out}/sgf",
            "--jsonl", f"{out}/games.jsonl"]
@@ -139,6 +141,8 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--binary", default="target/release/hippolyta")
     ap.add_argument("--analyze-only")
+    ap.add_argument("--engine-args", default="", help="more options for both engines, e.g. "
+                    "'--solver-empty 40'")
     args = ap.parse_args()
     if args.analyze_only:
         analyze(args, args.analyze_only)

@@ -7,7 +7,7 @@
 //! - a proven win plays the proven winning move (the solver's table, kept between the moves of a
 //!   game, makes every later move of the win a table hit, so the win is played out exactly);
 //! - a proven loss plays the move whose refutation costs the most proof work (see
-//!   [`ProofPlayer::most_resistant`]);
+//!   `Prover::most_resistant`);
 //! - otherwise the inner player searches with what is left of the budget.
 //!
 //! Decided positions go straight to the inner player: the MCTS plays those by the exact endgame
@@ -29,10 +29,11 @@ use std::time::{Duration, Instant};
 
 /// Share of the move's soft time limit the solver may take before the inner player searches.
 pub const TIME_SHARE: f64 = 0.5;
-/// Solver nodes per playout of the budget when only a playout limit is set (no clock), so that
-/// a seeded engine with a playout limit stays reproducible. About the ratio of the solver's node
-/// rate to the MCTS's playout rate in late middle games.
-pub const NODES_PER_PLAYOUT: u64 = 2;
+/// Playouts of the budget per solver node when only a playout limit is set (no clock), so that a
+/// seeded engine with a playout limit stays reproducible. In late 10x10 middle games the MCTS
+/// runs about 100,000 to 180,000 playouts a second and the solver expands 15,000 to 50,000
+/// nodes, so this gives the solver about the share of time [`TIME_SHARE`] gives it on a clock.
+pub const PLAYOUTS_PER_NODE: u64 = 8;
 /// The solver's slice of a search without limits (`analyze`, pondering), before the inner player
 /// takes over until stopped.
 pub const UNBOUNDED_SLICE: Duration = Duration::from_secs(2);
@@ -74,7 +75,7 @@ pub fn slice(limits: &Limits) -> solver::Limits {
     let mut out = solver::Limits::default();
     match (limits.soft, limits.hard) {
         (None, None) => match limits.playouts {
-            Some(p) => out.nodes = p.saturating_mul(NODES_PER_PLAYOUT),
+            Some(p) => out.nodes = (p / PLAYOUTS_PER_NODE).max(1),
             None => out.time = Some(UNBOUNDED_SLICE),
         },
         (soft, hard) => {
@@ -82,7 +83,7 @@ pub fn slice(limits: &Limits) -> solver::Limits {
             let cap = hard.map_or(base, |h| h.mul_f64(TIME_SHARE));
             out.time = Some(base.min(cap));
             if let Some(p) = limits.playouts {
-                out.nodes = p.saturating_mul(NODES_PER_PLAYOUT);
+                out.nodes = (p / PLAYOUTS_PER_NODE).max(1);
             }
         }
     }
@@ -217,8 +218,8 @@ pub struct ProofPlayer {
 }
 
 /// Waits for the next message of the solver thread until `deadline` (for ever with `None`),
-/// polling `stop`; `None` when the deadline passed or the search was stopped first, or the
-/// thread ended.
+/// polling `stop`; `None` when the deadline passed or the search was stopped first (the thread
+/// is then told to stop too), or the thread ended.
 fn wait_for(
     rx: &Receiver<Found>,
     deadline: Option<Instant>,
@@ -228,7 +229,9 @@ fn wait_for(
     const POLL: Duration = Duration::from_millis(5);
     loop {
         if stop.load(Ordering::Relaxed) {
+            // Answer at once: the thread stops at its next limit check, on its own.
             inner_stop.store(true, Ordering::Relaxed);
+            return None;
         }
         let step = match deadline {
             Some(d) => d.saturating_duration_since(Instant::now()).min(POLL),
@@ -270,21 +273,24 @@ impl ProofPlayer {
         mixed_empty(pos).filter(|&e| e <= self.max_empty)
     }
 
-    /// The prover, once a thread that ran late has handed it back (`None` while it has not;
-    /// `wait` waits for it); `Some(None)` before the first use.
-    fn take_prover(&mut self, wait: bool) -> Option<Option<Box<Prover>>> {
-        if let Slot::Busy { thread, .. } = &self.slot {
-            if !wait && !thread.is_finished() {
-                return None;
+    /// The prover, once a thread that ran late has handed it back: waiting for it until
+    /// `deadline` (for good with `None`), `None` when it is still out then; `Some(None)` before
+    /// the first use.
+    fn take_prover(&mut self, deadline: Option<Instant>) -> Option<Option<Box<Prover>>> {
+        if let Slot::Busy { thread, stop } = &self.slot {
+            stop.store(true, Ordering::Relaxed);
+            while !thread.is_finished() {
+                match deadline {
+                    Some(d) if Instant::now() >= d => return None,
+                    Some(_) => std::thread::sleep(Duration::from_millis(1)),
+                    None => break,
+                }
             }
         }
         match std::mem::replace(&mut self.slot, Slot::Idle(None)) {
             Slot::Idle(p) => Some(p),
-            Slot::Busy { thread, stop } => {
-                stop.store(true, Ordering::Relaxed);
-                // A panic in the solver thread loses only the prover: another is built.
-                Some(thread.join().ok())
-            }
+            // A panic in the solver thread loses only the prover: another is built.
+            Slot::Busy { thread, .. } => Some(thread.join().ok()),
         }
     }
 
@@ -299,11 +305,13 @@ impl ProofPlayer {
     ) -> Option<Decision> {
         let pos = game.position();
         let ply = game.moves().len();
-        let Some(prover) = self.take_prover(false) else {
-            log::debug!("solver: ply {ply}: the solver thread of an earlier move still runs");
+        let budget = slice(limits);
+        // A thread left running by an earlier search (stopped pondering, say) gets a quarter of
+        // the slice to end; searches without a clock wait for it, to stay reproducible.
+        let Some(prover) = self.take_prover(budget.time.map(|t| start + t / 4)) else {
+            log::debug!("solver: ply {ply}: the solver thread of an earlier search still runs");
             return None;
         };
-        let budget = slice(limits);
         // How long to wait for the solve (half as long again as its slice), and until when a
         // proven loss may be probed (three quarters of the move's soft time), waiting a little
         // longer for that too; searches without a clock wait for their node budget.
@@ -399,7 +407,7 @@ impl ProofPlayer {
             }
         };
         // The thread has finished or is about to: take the prover back now when it has.
-        if let Some(p) = self.take_prover(false) {
+        if let Some(p) = self.take_prover(Some(Instant::now())) {
             self.slot = Slot::Idle(p);
         }
         let best = moves[0];
@@ -454,7 +462,7 @@ impl Player for ProofPlayer {
         if matches!(self.slot, Slot::Idle(None)) {
             return;
         }
-        if let Some(Some(mut p)) = self.take_prover(true) {
+        if let Some(Some(mut p)) = self.take_prover(None) {
             if p.dirty {
                 p.solver.clear();
                 p.dirty = false;
@@ -502,7 +510,7 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(slice(&playouts).time, None);
-        assert_eq!(slice(&playouts).nodes, 1000 * NODES_PER_PLAYOUT);
+        assert_eq!(slice(&playouts).nodes, 1000 / PLAYOUTS_PER_NODE);
         assert_eq!(slice(&Limits::default()).time, Some(UNBOUNDED_SLICE));
         let rest = remaining(&timed, ms(250));
         assert_eq!((rest.soft, rest.hard), (Some(ms(150)), Some(ms(750))));

@@ -16,12 +16,12 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// A seeded engine without a clock: each move gets 20,000 playouts, so the solver gets
-/// 40,000 nodes.
+/// A seeded engine without a clock: each move gets 100,000 playouts, so the solver gets 12,500
+/// nodes.
 fn engine(solver_empty: u32) -> Engine {
     Engine::new(Settings {
         seed: Some(3),
-        playouts: Some(20_000),
+        playouts: Some(100_000),
         resign: None,
         memory_mb: 64,
         solver_empty,
