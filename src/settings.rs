@@ -386,7 +386,8 @@ pub struct SettingsArgs {
     /// Search threads.
     #[arg(long, default_value_t = Settings::default().threads, value_parser = parse_threads)]
     pub threads: usize,
-    /// Memory for the search, in MiB: the tree and each thread's endgame table (1.4 MB).
+    /// Memory for the search, in MiB: the tree and each thread's endgame table (1.4 MB), and a
+    /// quarter for the whole-position solver's tables when it is on (`--solver-empty`).
     #[arg(long, value_name = "MB", default_value_t = Settings::default().memory_mb,
           value_parser = |t: &str| MEMORY.parse(t, |s| s.memory_mb))]
     pub memory: usize,

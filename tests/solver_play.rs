@@ -184,3 +184,32 @@ fn solver_empty_zero_turns_the_solver_off() {
     assert!(search(&mut on).decision.report.solved.is_some());
     assert_eq!(on.position().side_to_move(), pos.side_to_move());
 }
+
+#[test]
+fn a_stopped_search_still_answers_with_a_legal_move() {
+    use hippolyta::player::Limits as SearchLimits;
+    use hippolyta::player_kind::{build, PlayerConfig, PlayerKind};
+    use hippolyta::Game;
+    // The stop flag is up before the search starts (a `quit` racing a `genmove`): the player
+    // does not wait for the solver thread and still names a legal move; the next search, not
+    // stopped, gets the solver back and proves the position.
+    let pos = won_positions(1, 13).remove(0);
+    let game = Game::new(pos.clone());
+    let mut p = build(
+        PlayerKind::Mcts,
+        &PlayerConfig {
+            seed: Some(1),
+            memory_mb: 64,
+            ..PlayerConfig::default()
+        },
+    );
+    let limits = SearchLimits {
+        playouts: Some(100_000),
+        ..SearchLimits::default()
+    };
+    let d = p.choose(&game, &limits, &AtomicBool::new(true), &mut |_| {});
+    assert!(pos.check_move(d.mv.unwrap()).is_ok());
+    assert_eq!(d.report.solved, None);
+    let d = p.choose(&game, &limits, &AtomicBool::new(false), &mut |_| {});
+    assert!(matches!(d.report.solved, Some(Verdict::Win(_))), "{pos}");
+}
