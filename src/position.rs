@@ -248,6 +248,35 @@ impl Position {
         self.apply(m);
     }
 
+    /// Moves the side to move's amazon from `from` to `to` without shooting or passing the turn:
+    /// the first half of a move, for searches that split a move in two (its own inverse).
+    #[inline]
+    pub fn step(&mut self, from: Square, to: Square) {
+        let c = self.side.index();
+        self.amazons[c] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.toggle_lines(from);
+        self.toggle_lines(to);
+        self.hash ^= zobrist::PIECE[c][from.index()] ^ zobrist::PIECE[c][to.index()];
+    }
+
+    /// The second half of a move after [`Position::step`]: an arrow on `arrow`, and the turn passes.
+    #[inline]
+    pub fn shoot(&mut self, arrow: Square) {
+        self.arrows ^= Bitboard::from_square(arrow);
+        self.toggle_lines(arrow);
+        self.hash ^= zobrist::PIECE[zobrist::ARROW][arrow.index()] ^ zobrist::BLACK_TO_MOVE;
+        self.side = !self.side;
+    }
+
+    /// Takes back [`Position::shoot`].
+    #[inline]
+    pub fn unshoot(&mut self, arrow: Square) {
+        self.side = !self.side;
+        self.arrows ^= Bitboard::from_square(arrow);
+        self.toggle_lines(arrow);
+        self.hash ^= zobrist::PIECE[zobrist::ARROW][arrow.index()] ^ zobrist::BLACK_TO_MOVE;
+    }
+
     /// XORs the move's three squares in or out (its own inverse).
     #[inline]
     fn apply(&mut self, m: Move) {

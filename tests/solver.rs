@@ -98,15 +98,40 @@ fn random_position(rng: &mut StdRng, max_empty: u32) -> Position {
 
 #[test]
 fn solver_agrees_with_exhaustive_search() {
-    let mut rng = StdRng::seed_from_u64(2026);
-    let mut solver = Solver::new(16);
+    let (wins_seen, losses_seen, skipped, by_empty) = check_agreement(1, 2000, 2026);
+    // Both outcomes and every size of position must be well represented for the comparison to
+    // mean something; few positions may be too hard for the exhaustive search.
+    assert!(
+        wins_seen > 400 && losses_seen > 400,
+        "{wins_seen} {losses_seen}"
+    );
+    assert!(by_empty[10..].iter().all(|&n| n >= 15), "{by_empty:?}");
+    assert!(skipped < 2000, "{skipped} positions skipped");
+}
+
+/// Several threads share one table and stop each other: the verdicts must not change.
+#[test]
+fn threaded_solver_agrees_with_exhaustive_search() {
+    let (wins_seen, losses_seen, _, _) = check_agreement(3, 300, 77);
+    assert!(
+        wins_seen > 60 && losses_seen > 60,
+        "{wins_seen} {losses_seen}"
+    );
+}
+
+/// Solves `count` random positions with `threads` threads and checks each verdict (and each
+/// winning move) against the exhaustive search. Returns wins, losses, skipped positions and the
+/// count by empty squares.
+fn check_agreement(threads: usize, count: u32, seed: u64) -> (u32, u32, u32, [u32; 15]) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut solver = Solver::with_threads(16, threads);
     let never = AtomicBool::new(false);
     let mut memo = Memo::default();
     let (mut wins_seen, mut losses_seen, mut skipped) = (0, 0, 0);
     let mut by_empty = [0u32; 15];
     let mut checked = 0;
     let mut solver_time = std::time::Duration::ZERO;
-    while checked < 2000 {
+    while checked < count {
         let p = random_position(&mut rng, 14);
         memo.clear();
         let Some(want) = wins(&mut p.clone(), &mut memo, &mut ORACLE_BUDGET.clone()) else {
@@ -138,15 +163,8 @@ fn solver_agrees_with_exhaustive_search() {
             Verdict::Unknown => panic!("no limit was set but {p} is unknown"),
         }
     }
-    // Both outcomes and every size of position must be well represented for the comparison to
-    // mean something; few positions may be too hard for the exhaustive search.
-    assert!(
-        wins_seen > 400 && losses_seen > 400,
-        "{wins_seen} {losses_seen}"
-    );
     eprintln!("positions by empty squares {by_empty:?}, {skipped} skipped, solver {solver_time:?}");
-    assert!(by_empty[10..].iter().all(|&n| n >= 15), "{by_empty:?}");
-    assert!(skipped < 2000, "{skipped} positions skipped");
+    (wins_seen, losses_seen, skipped, by_empty)
 }
 
 #[test]
@@ -224,4 +242,30 @@ fn named_start_by_exhaustive_search() {
         if first { "wins" } else { "loses" },
         started.elapsed().as_secs_f64()
     );
+}
+
+#[path = "cli_support/mod.rs"]
+mod cli_support;
+
+/// `hippolyta solve` from the command line: the summary, the last line, threads and bad input.
+#[test]
+fn solve_command_line() {
+    use cli_support::{hippolyta, text};
+    let out = hippolyta(&["solve", "--board", "4x4", "--threads", "2", "--hash", "8"]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("table 8 MiB, 2 threads"), "{stdout}");
+    assert!(stdout.contains("summary: loss in "), "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("result: loss"), "{stdout}");
+    // White's only move a1-b1/a1 leaves Black on c2 stuck.
+    let out = hippolyta(&["solve", "--position", "xxB/xxx/W1x w", "--hash", "1"]);
+    assert_eq!(
+        text(&out.stdout).lines().last(),
+        Some("result: win a1-b1/a1")
+    );
+    let out = hippolyta(&["solve", "--board", "5x5", "--nodes", "3000", "--hash", "8"]);
+    assert_eq!(text(&out.stdout).lines().last(), Some("result: unknown"));
+    let out = hippolyta(&["solve", "--board", "5by5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("bad --board '5by5'"));
 }

@@ -20,6 +20,9 @@ pub struct SolveArgs {
     /// A named start instead: `WxH` (W files, H ranks), e.g. 5x5, 4x7, 6x5.
     #[arg(long)]
     pub board: Option<String>,
+    /// Search threads (they share the table).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 1024)]
     pub hash: usize,
@@ -81,14 +84,20 @@ pub fn run(args: &SolveArgs) -> ExitCode {
     };
     println!("{}", pos.diagram());
     println!("position {} ({})", pos, pos.dims_text());
-    println!("table {} MiB, one thread", args.hash);
+    let threads = args.threads.clamp(1, 256);
+    println!(
+        "table {} MiB, {} thread{}",
+        args.hash,
+        threads,
+        if threads == 1 { "" } else { "s" }
+    );
     let limits = Limits {
         nodes: args.nodes.unwrap_or(u64::MAX),
         time,
         report_every,
     };
     interrupt::install();
-    let mut solver = Solver::new(args.hash);
+    let mut solver = Solver::with_threads(args.hash, threads);
     let report = solver.solve(&pos, &limits, interrupt::flag(), &mut |p| {
         println!("progress: {p}");
     });

@@ -16,7 +16,7 @@ use crate::endgame::Solver as Endgame;
 use crate::mv::Move;
 use crate::position::Position;
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::{Duration, Instant};
 
 /// What the solver proved about the side to move.
@@ -132,29 +132,54 @@ pub struct SolveReport {
     pub stopped: bool,
 }
 
-/// The solver: keeps its transposition table (and the endgame solver's) between solves.
+/// The solver: keeps its transposition table (and the endgame solvers') between solves.
 pub struct Solver {
     table: table::Table,
-    endgame: Endgame,
+    /// One exact endgame solver per thread.
+    endgames: Vec<Endgame>,
+}
+
+/// What one thread's search ended with.
+struct ThreadResult {
+    pn: u32,
+    dn: u32,
+    counters: dfpn::Counters,
+    aborted: bool,
+    root_win: Option<Move>,
+    moves: Vec<(Move, MoveStatus)>,
 }
 
 impl Solver {
-    /// A solver with a table of about `hash_mb` MiB.
+    /// A one-thread solver with a table of about `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Solver {
+        Solver::with_threads(hash_mb, 1)
+    }
+
+    /// A solver whose solves run `threads` searches sharing one table of about `hash_mb` MiB.
+    pub fn with_threads(hash_mb: usize, threads: usize) -> Solver {
         Solver {
             table: table::Table::new(hash_mb),
-            endgame: Endgame::new(),
+            endgames: (0..threads.max(1)).map(|_| Endgame::new()).collect(),
         }
+    }
+
+    /// Threads a solve uses.
+    pub fn threads(&self) -> usize {
+        self.endgames.len()
     }
 
     /// Forgets all stored results.
     pub fn clear(&mut self) {
         self.table.clear();
-        self.endgame.clear();
+        self.endgames.iter_mut().for_each(Endgame::clear);
     }
 
     /// Proves or disproves `pos` for its side to move within `limits`, or until `stop` is raised;
     /// `progress` is called every `limits.report_every`.
+    ///
+    /// With several threads every thread searches the root with the same table, each breaking
+    /// ties between equally promising children its own way; results one thread stores are found
+    /// by the others, and the first to settle the root stops them all.
     pub fn solve(
         &mut self,
         pos: &Position,
@@ -171,51 +196,74 @@ impl Solver {
                 stopped: false,
             };
         }
-        let deadline = limits.time.map(|t| started + t);
+        let shared = dfpn::Shared {
+            node_limit: limits.nodes,
+            deadline: limits.time.map(|t| started + t),
+            stop,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            started,
+        };
+        let table = &self.table;
+        let every = limits.report_every;
+        let shared = &shared;
         let mut report = |c: &dfpn::Counters, elapsed: Duration, usage: f64| {
             progress(&progress_of(c, elapsed, usage));
         };
-        let mut search = dfpn::Search::new(
-            pos,
-            &mut self.table,
-            &mut self.endgame,
-            limits.nodes,
-            deadline,
-            stop,
-            limits.report_every,
-            &mut report,
-        );
-        let mut root = pos.clone();
-        let (pn, dn) = search.run(&mut root);
-        let elapsed = search.elapsed();
-        let counters = search.counters;
-        let stopped = search.aborted;
-        let mut moves: Vec<(Move, MoveStatus)> = search
-            .root
+        let (first, rest) = self
+            .endgames
+            .split_first_mut()
+            .expect("one endgame per thread");
+        let results: Vec<ThreadResult> = std::thread::scope(|scope| {
+            let helpers: Vec<_> = rest
+                .iter_mut()
+                .enumerate()
+                .map(|(i, endgame)| {
+                    scope.spawn(move || run_thread(pos, table, shared, every, i + 1, endgame, None))
+                })
+                .collect();
+            let mut results = vec![run_thread(
+                pos,
+                table,
+                shared,
+                every,
+                0,
+                first,
+                Some(&mut report),
+            )];
+            results.extend(
+                helpers
+                    .into_iter()
+                    .map(|h| h.join().expect("a solver thread panicked")),
+            );
+            results
+        });
+        let elapsed = started.elapsed();
+        let mut counters = dfpn::Counters::default();
+        for r in &results {
+            counters.nodes += r.counters.nodes;
+            counters.leaves += r.counters.leaves;
+            counters.proven += r.counters.proven;
+            counters.disproven += r.counters.disproven;
+        }
+        // The thread that settled the root, else the main one.
+        let main = results
             .iter()
-            .map(|c| {
-                let status = if c.dn == 0 {
-                    MoveStatus::Wins
-                } else if c.pn == 0 {
-                    MoveStatus::Loses
-                } else {
-                    MoveStatus::Open { pn: c.pn, dn: c.dn }
-                };
-                (c.mv, status)
-            })
-            .collect();
+            .find(|r| r.pn == 0 || r.dn == 0)
+            .unwrap_or(&results[0]);
+        let mut moves = main.moves.clone();
         let rank = |s: &MoveStatus| match s {
             MoveStatus::Wins => (0, 0),
             MoveStatus::Open { dn, .. } => (1, *dn),
             MoveStatus::Loses => (2, 0),
         };
         moves.sort_by_key(|(_, s)| rank(s));
-        let verdict = if pn == 0 {
-            match moves.first() {
-                Some(&(m, MoveStatus::Wins)) => Verdict::Win(m),
+        let verdict = if main.pn == 0 {
+            match main.root_win.or_else(|| moves.first().map(|&(m, _)| m)) {
+                Some(m) if moves.contains(&(m, MoveStatus::Wins)) => Verdict::Win(m),
                 _ => Verdict::Unknown,
             }
-        } else if dn == 0 {
+        } else if main.dn == 0 {
             Verdict::Loss
         } else {
             Verdict::Unknown
@@ -224,8 +272,37 @@ impl Solver {
             verdict,
             stats: progress_of(&counters, elapsed, self.table.usage()),
             moves,
-            stopped,
+            stopped: verdict == Verdict::Unknown && results.iter().any(|r| r.aborted),
         }
+    }
+}
+
+/// Runs thread `thread`'s search of `pos` to its end.
+fn run_thread<'a>(
+    pos: &Position,
+    table: &'a table::Table,
+    shared: &'a dfpn::Shared<'a>,
+    report_every: Duration,
+    thread: usize,
+    endgame: &'a mut Endgame,
+    report: Option<dfpn::Report<'a>>,
+) -> ThreadResult {
+    let mut search = dfpn::Search::new(pos, table, endgame, shared, thread, report_every, report);
+    let mut root = pos.clone();
+    let (pn, dn) = search.run(&mut root);
+    // Only the main thread and a thread that settled the root report their moves.
+    let moves = if thread == 0 || pn == 0 || dn == 0 {
+        search.root_moves(&mut root)
+    } else {
+        Vec::new()
+    };
+    ThreadResult {
+        pn,
+        dn,
+        counters: search.counters,
+        aborted: search.aborted,
+        root_win: search.root_win,
+        moves,
     }
 }
 

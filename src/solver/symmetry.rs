@@ -6,6 +6,7 @@
 //! ordinary Zobrist hash (three squares per move), so the canonical key costs a few lookups.
 
 use crate::color::Color;
+#[cfg(test)]
 use crate::mv::Move;
 use crate::position::Position;
 use crate::square::{Square, NUM_INDICES};
@@ -90,8 +91,9 @@ impl Symmetries {
         }
     }
 
-    /// The keys after `side` plays `m` in the position of `keys`.
-    #[inline]
+    /// The keys after `side` plays `m` in the position of `keys` (the search goes half a move at a
+    /// time; the tests check that the two halves add up to this).
+    #[cfg(test)]
     pub fn after(&self, keys: &Keys, m: Move, side: Color) -> Keys {
         let c = side.index();
         let mut out = *keys;
@@ -103,6 +105,38 @@ impl Symmetries {
         }
         out
     }
+
+    /// The keys after `side`'s amazon steps from `from` to `to`, its arrow still to come: the
+    /// half-way node of a split move, marked by the square it will shoot from.
+    #[inline]
+    pub fn after_step(&self, keys: &Keys, from: Square, to: Square, side: Color) -> Keys {
+        let c = side.index();
+        let mut out = *keys;
+        for (s, map) in self.maps.iter().enumerate() {
+            let to = map[to.index()] as usize;
+            out.hashes[s] ^= PIECE[c][map[from.index()] as usize] ^ PIECE[c][to] ^ pending(to);
+        }
+        out
+    }
+
+    /// The keys after the arrow from `to` (the amazon that just stepped there) lands on `arrow`.
+    #[inline]
+    pub fn after_arrow(&self, keys: &Keys, to: Square, arrow: Square) -> Keys {
+        let mut out = *keys;
+        for (s, map) in self.maps.iter().enumerate() {
+            out.hashes[s] ^= pending(map[to.index()] as usize)
+                ^ PIECE[ARROW][map[arrow.index()] as usize]
+                ^ BLACK_TO_MOVE;
+        }
+        out
+    }
+}
+
+/// Marks a half-way node whose arrow leaves from square index `sq`: derived from the arrow keys
+/// by a rotation and a constant, so it matches no combination of whole-position keys in practice.
+#[inline]
+fn pending(sq: usize) -> u64 {
+    PIECE[ARROW][sq].rotate_left(23) ^ 0xA5C3_96E1_0F78_D24B
 }
 
 impl Keys {
@@ -151,6 +185,30 @@ mod tests {
             p.make(m);
             let fresh = sym.keys(&p);
             assert_eq!(keys.hashes, fresh.hashes);
+        }
+    }
+
+    #[test]
+    fn split_moves_reach_the_same_keys() {
+        let mut p = Position::named_start(5, 4).unwrap();
+        let sym = Symmetries::of(&p);
+        let keys = sym.keys(&p);
+        for m in p.legal_moves() {
+            let half = sym.after_step(&keys, m.from, m.to, p.side_to_move());
+            assert_ne!(half.canonical(), keys.canonical());
+            let whole = sym.after_arrow(&half, m.to, m.arrow);
+            assert_eq!(whole.hashes, sym.after(&keys, m, p.side_to_move()).hashes);
+            p.step(m.from, m.to);
+            p.shoot(m.arrow);
+            let mut q = p.clone();
+            q.unshoot(m.arrow);
+            q.step(m.from, m.to);
+            p.unshoot(m.arrow);
+            p.step(m.from, m.to);
+            assert_eq!(q.to_string(), p.to_string());
+            p.make(m);
+            assert_eq!(sym.keys(&p).hashes, whole.hashes);
+            p.unmake(m);
         }
     }
 }

@@ -10,29 +10,64 @@
 //! odd, so 0 marks an empty slot): with 2^24 buckets (1 GiB) that checks 55 bits of the key, and
 //! a false match among the billion probes of a long solve has odds of about one in ten million.
 
-/// One stored result.
-#[derive(Copy, Clone, Default)]
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+/// One stored result: `data` is `pn << 32 | dn`, and `tag` is `(check << 32 | work) ^ data`, so a
+/// reader that meets a half-written entry (another thread stored `tag` but not yet `data`, or the
+/// other way round) decodes a wrong check and sees a miss, never numbers of another position
+/// (the XOR trick of Hyatt and Mann's lockless hashing). An empty slot is all zero.
+#[derive(Default)]
 struct Entry {
-    /// High bits of the key, odd; 0 for an empty slot.
+    tag: AtomicU64,
+    data: AtomicU64,
+}
+
+/// A decoded entry.
+#[derive(Copy, Clone)]
+struct Stored {
     check: u32,
+    work: u32,
     pn: u32,
     dn: u32,
-    /// Search nodes spent on this position when it was stored (saturating).
-    work: u32,
+}
+
+impl Entry {
+    #[inline]
+    fn load(&self) -> Stored {
+        let data = self.data.load(Ordering::Relaxed);
+        let tag = self.tag.load(Ordering::Relaxed) ^ data;
+        Stored {
+            check: (tag >> 32) as u32,
+            work: tag as u32,
+            pn: (data >> 32) as u32,
+            dn: data as u32,
+        }
+    }
+
+    #[inline]
+    fn store(&self, s: Stored) {
+        let data = (s.pn as u64) << 32 | s.dn as u64;
+        let tag = ((s.check as u64) << 32 | s.work as u64) ^ data;
+        self.tag.store(tag, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
 }
 
 const WAYS: usize = 4;
 
 /// Four entries on one cache line.
-#[derive(Copy, Clone, Default)]
+#[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket([Entry; WAYS]);
 
-/// Proof and disproof numbers by key.
+/// Proof and disproof numbers by key, shared by the threads of a solve. Entries are atomics read
+/// and written with relaxed ordering: an entry is a cache of numbers, any of which (old or new) is
+/// valid for its position, so no ordering between entries is needed.
 pub(super) struct Table {
     buckets: Vec<Bucket>,
     mask: usize,
-    used: usize,
+    /// Slots ever filled (approximate under concurrent stores to one empty slot).
+    used: AtomicUsize,
 }
 
 impl Table {
@@ -44,19 +79,21 @@ impl Table {
         Table {
             buckets: huge_page_vec(buckets),
             mask: buckets - 1,
-            used: 0,
+            used: AtomicUsize::new(0),
         }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
-        self.used = 0;
+        for b in &mut self.buckets {
+            *b = Bucket::default();
+        }
+        *self.used.get_mut() = 0;
     }
 
     /// Fraction of the slots in use.
     pub fn usage(&self) -> f64 {
-        self.used as f64 / (self.buckets.len() * WAYS) as f64
+        self.used.load(Ordering::Relaxed) as f64 / (self.buckets.len() * WAYS) as f64
     }
 
     #[inline]
@@ -90,14 +127,15 @@ impl Table {
         self.buckets[self.bucket(key)]
             .0
             .iter()
+            .map(Entry::load)
             .find(|e| e.check == check)
             .map(|e| (e.pn, e.dn))
     }
 
     /// Stores `(pn, dn)` for `key`, found with `work` nodes.
-    pub fn put(&mut self, key: u64, pn: u32, dn: u32, work: u64) {
+    pub fn put(&self, key: u64, pn: u32, dn: u32, work: u64) {
         let work = work.min(u32::MAX as u64 / 2) as u32;
-        let value = |e: &Entry| {
+        let value = |e: &Stored| {
             if e.pn == 0 || e.dn == 0 {
                 e.work.saturating_mul(2)
             } else {
@@ -105,34 +143,33 @@ impl Table {
             }
         };
         let check = Self::check(key);
-        let b = self.bucket(key);
-        let slots = &mut self.buckets[b].0;
-        let i = match slots.iter().position(|e| e.check == check) {
+        let slots = &self.buckets[self.bucket(key)].0;
+        let stored: [Stored; WAYS] = std::array::from_fn(|i| slots[i].load());
+        let i = match stored.iter().position(|e| e.check == check) {
             Some(i) => i,
             None => {
-                let (i, _) = slots
+                let (i, _) = stored
                     .iter()
                     .enumerate()
                     .min_by_key(|(_, e)| if e.check == 0 { 0 } else { value(e) + 1 })
                     .expect("a bucket has slots");
-                if slots[i].check == 0 {
-                    self.used += 1;
+                if stored[i].check == 0 {
+                    self.used.fetch_add(1, Ordering::Relaxed);
                 }
                 i
             }
         };
-        let e = &mut slots[i];
-        let work = if e.check == check {
-            work.max(e.work)
+        let work = if stored[i].check == check {
+            work.max(stored[i].work)
         } else {
             work
         };
-        *e = Entry {
+        slots[i].store(Stored {
             check,
+            work,
             pn,
             dn,
-            work,
-        };
+        });
     }
 }
 
@@ -159,7 +196,7 @@ fn huge_page_vec(n: usize) -> Vec<Bucket> {
             unsafe { madvise(aligned as *mut std::ffi::c_void, len, MADV_HUGEPAGE) };
         }
     }
-    v.resize(n, Bucket::default());
+    v.resize_with(n, Bucket::default);
     v
 }
 
