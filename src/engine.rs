@@ -618,12 +618,13 @@ impl Engine {
         }
     }
 
-    /// Proves whether the side to move wins the current position, within `time` (see
-    /// `crate::solver`); `stop` ends it early.
+    /// Proves whether the side to move wins the current position, within `time`, with the
+    /// `threads` setting's threads (see `crate::solver`); `stop` ends it early.
     pub fn solve(&mut self, time: Duration, stop: &AtomicBool) -> crate::solver::Verdict {
         let solver = self
             .solver
             .get_or_insert_with(|| Box::new(crate::solver::Solver::new(SOLVER_TABLE_MB)));
+        solver.set_threads(self.settings.threads);
         let limits = crate::solver::Limits {
             time: Some(time),
             ..Default::default()

@@ -4,7 +4,7 @@
 use crate::greedy::GreedyPlayer;
 use crate::mcts::{MctsPlayer, SearchParams};
 use crate::player::Player;
-use crate::proof_player::{memory_split, ProofPlayer, OVERHEAD_MB};
+use crate::proof_player::{memory_split, overhead_mb, ProofPlayer};
 use crate::random_player::RandomPlayer;
 
 /// The default of `solver_empty`: the solver is tried once the regions still fought over have at
@@ -74,7 +74,8 @@ pub fn build(kind: PlayerKind, config: &PlayerConfig) -> Box<dyn Player> {
                 Box::new(ProofPlayer::new(
                     Box::new(mcts.mcts()),
                     config.solver_empty,
-                    solver_mb - OVERHEAD_MB,
+                    solver_mb.saturating_sub(overhead_mb(config.threads)),
+                    config.threads,
                     config.search.eval.clone(),
                 ))
             }

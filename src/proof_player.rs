@@ -45,6 +45,12 @@ const PROBE_MB: usize = 1;
 /// Memory the solvers take besides the main table: the probe table and the two solvers' endgame
 /// tables (about 1.4 MB each), MiB.
 pub const OVERHEAD_MB: usize = 4;
+/// Memory the solvers take besides the main table with `threads` threads: [`OVERHEAD_MB`] and an
+/// endgame table (about 1.4 MB) for each thread past the first, MiB.
+pub fn overhead_mb(threads: usize) -> usize {
+    OVERHEAD_MB + (threads.max(1) - 1) * 3 / 2
+}
+
 /// Smallest main table worth having, MiB.
 const MIN_TABLE_MB: usize = 1;
 
@@ -125,6 +131,8 @@ struct Job {
     probe_deadline: Option<Instant>,
     /// Nodes for probing, when the budget is in nodes.
     probe_nodes: u64,
+    /// Threads the solve may use.
+    threads: usize,
 }
 
 impl Prover {
@@ -180,6 +188,14 @@ impl Prover {
     /// Runs `job`, sending the solve's report and then, for a proven loss, the probed moves.
     fn run(&mut self, job: &Job, stop: &AtomicBool, out: &Sender<Found>) {
         self.dirty = true;
+        // All the search's threads on a clock; one on a node budget alone, whose result must not
+        // depend on how the threads were scheduled (seeded play stays reproducible).
+        let threads = if job.budget.time.is_some() {
+            job.threads
+        } else {
+            1
+        };
+        self.solver.set_threads(threads);
         let report = self.solver.solve(&job.pos, &job.budget, stop, &mut |_| {});
         let loss = report.verdict == Verdict::Loss;
         let moves = report.moves.clone();
@@ -213,6 +229,8 @@ pub struct ProofPlayer {
     inner: Box<dyn Player>,
     max_empty: u32,
     table_mb: usize,
+    /// The search's threads, which the solver uses while the tree search waits for it.
+    threads: usize,
     eval: EvalParams,
     slot: Slot,
 }
@@ -251,18 +269,20 @@ fn wait_for(
 
 impl ProofPlayer {
     /// Proves positions whose mixed regions have at most `max_empty` empty squares, with a main
-    /// table of `table_mb` MiB (plus [`OVERHEAD_MB`]), and lets `inner` play the rest. `eval`
-    /// breaks ties between equally resistant losing moves.
+    /// table of `table_mb` MiB (plus [`OVERHEAD_MB`]) and `threads` threads, and lets `inner` play
+    /// the rest. `eval` breaks ties between equally resistant losing moves.
     pub fn new(
         inner: Box<dyn Player>,
         max_empty: u32,
         table_mb: usize,
+        threads: usize,
         eval: EvalParams,
     ) -> ProofPlayer {
         ProofPlayer {
             inner,
             max_empty,
             table_mb: table_mb.max(MIN_TABLE_MB),
+            threads: threads.max(1),
             eval,
             slot: Slot::Idle(None),
         }
@@ -326,6 +346,7 @@ impl ProofPlayer {
             budget,
             probe_deadline,
             probe_nodes: budget.nodes,
+            threads: self.threads,
         };
         let inner_stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = unbounded();

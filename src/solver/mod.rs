@@ -168,6 +168,11 @@ impl Solver {
         self.endgames.len()
     }
 
+    /// Makes later solves use `threads` threads (at least one); the table is kept.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.endgames.resize_with(threads.max(1), Endgame::new);
+    }
+
     /// Forgets all stored results.
     pub fn clear(&mut self) {
         self.table.clear();
