@@ -5,7 +5,7 @@ mod oracle;
 use hippolyta::player::{Limits, Player};
 use hippolyta::player_kind::{build, PlayerConfig, PlayerKind};
 use hippolyta::{Game, Move, Position};
-use oracle::{value_and_length, wins};
+use oracle::wins;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -303,18 +303,9 @@ fn a_lost_root_plays_the_move_that_resists_longest() {
     use hippolyta::mcts::{MctsPlayer, SearchParams};
     // White to move loses (not decided yet). The seeded search proves every move lost; its
     // most-visited move, b1-a1/b1, loses in 3 plies, while d2-c3/b3 holds out for 5.
-    let pos: Position = "1BWxxx/xxBxxx/BxxBxx/x2x1x/xxxWxx/1W1xxW w"
-        .parse()
-        .unwrap();
-    let mut memo = HashMap::new();
-    let mut length = |m: Move| {
-        let mut after = pos.clone();
-        after.make(m);
-        value_and_length(&mut after, &mut memo)
-    };
-    let moves = pos.legal_moves();
-    assert!(moves.iter().all(|&m| length(m).0), "every move loses");
-    let longest = moves.iter().map(|&m| length(m).1).max().unwrap();
+    let pos: Position = oracle::LOST_ROOT.parse().unwrap();
+    let length = oracle::resistance(&pos);
+    let longest = *length.values().max().unwrap();
     let stop = AtomicBool::new(false);
     let mut p = MctsPlayer::new(1, 16, Some(1), SearchParams::default());
     let d = p.choose(
@@ -329,10 +320,10 @@ fn a_lost_root_plays_the_move_that_resists_longest() {
     let most_visited = tree.node(tree.best_child(tree.root()).unwrap()).mv();
     let chosen = d.mv.unwrap();
     assert!(
-        length(most_visited).1 < length(chosen).1,
+        length[&most_visited] < length[&chosen],
         "{most_visited} vs {chosen}"
     );
-    assert_eq!(length(chosen).1, longest, "{chosen}");
+    assert_eq!(length[&chosen], longest, "{chosen}");
 }
 
 #[test]

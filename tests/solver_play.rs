@@ -9,7 +9,7 @@ use hippolyta::regions::is_decided;
 use hippolyta::settings::Settings;
 use hippolyta::solver::{Limits, Solver, Verdict};
 use hippolyta::{Move, Position};
-use oracle::{value_and_length, wins};
+use oracle::wins;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -128,18 +128,9 @@ fn proof_work(pos: &Position) -> u64 {
 #[test]
 fn a_proven_loss_resists_with_the_hardest_refutation() {
     // White to move loses (not decided yet): b1-a1/b1 loses in 3 plies, d2-c3/b3 holds out for 5.
-    let pos: Position = "1BWxxx/xxBxxx/BxxBxx/x2x1x/xxxWxx/1W1xxW w"
-        .parse()
-        .unwrap();
-    let mut memo = HashMap::new();
-    let mut length = |m: Move| {
-        let mut after = pos.clone();
-        after.make(m);
-        value_and_length(&mut after, &mut memo)
-    };
-    let moves = pos.legal_moves();
-    assert!(moves.iter().all(|&m| length(m).0), "every move loses");
-    let longest = moves.iter().map(|&m| length(m).1).max().unwrap();
+    let pos: Position = oracle::LOST_ROOT.parse().unwrap();
+    let length = oracle::resistance(&pos);
+    let longest = *length.values().max().unwrap();
     let mut e = engine(30);
     e.set_position(pos.clone());
     let result = search(&mut e);
@@ -153,10 +144,10 @@ fn a_proven_loss_resists_with_the_hardest_refutation() {
         after.make(m);
         proof_work(&after)
     };
-    let hardest = moves.iter().map(|&m| work(m)).max().unwrap();
+    let hardest = length.keys().map(|&m| work(m)).max().unwrap();
     assert_eq!(work(chosen), hardest, "{chosen}");
     // Here it is also the longest resistance.
-    assert_eq!(length(chosen).1, longest, "{chosen}");
+    assert_eq!(length[&chosen], longest, "{chosen}");
 }
 
 #[test]

@@ -336,8 +336,8 @@ impl<'a> Search<'a> {
         (pn, dn)
     }
 
-    /// Fills `children` with the queen steps of the side to move, numbered from the table or by
-    /// [`step_numbers`], symmetric duplicates merged. Stops early at a step already proven.
+    /// Fills `children` with the queen steps of the side to move, numbered by
+    /// [`Search::number_children`].
     fn expand_steps(&mut self, pos: &mut Position, keys: &Keys, children: &mut Vec<Child>) {
         let side = pos.side_to_move();
         // All keys first, their buckets prefetched, so the probes below overlap their memory
@@ -354,31 +354,11 @@ impl<'a> Search<'a> {
                 });
             }
         }
-        for i in 0..children.len() {
-            let Child { mv, key, .. } = children[i];
-            let (pn, dn) = match self.table.get(key) {
-                Some(v) => v,
-                None => {
-                    pos.step(mv.from, mv.to);
-                    let v = step_numbers(pos, mv.to);
-                    pos.step(mv.from, mv.to);
-                    v
-                }
-            };
-            children[i].p = pn;
-            children[i].d = dn;
-            if pn == 0 {
-                children.truncate(i + 1);
-                break;
-            }
-        }
-        children.sort_unstable_by_key(|c| (c.key, c.mv));
-        children.dedup_by_key(|c| c.key);
+        self.number_children(pos, Half::Step, children);
     }
 
-    /// Fills `children` with the arrows of the amazon that stepped `from` to `to`, numbered from
-    /// the table or a static look at the position after them, symmetric duplicates merged. Stops
-    /// early at an arrow after which the opponent is lost.
+    /// Fills `children` with the arrows of the amazon that stepped `from` to `to`, numbered by
+    /// [`Search::number_children`].
     fn expand_arrows(
         &mut self,
         pos: &mut Position,
@@ -397,21 +377,42 @@ impl<'a> Search<'a> {
                 key,
             });
         }
+        self.number_children(pos, Half::Arrow { from, to }, children);
+    }
+
+    /// Numbers the `children` of a node at `half` of its side's move (their buckets already
+    /// prefetched) from the table, else statically: a step by [`step_numbers`], an arrow by
+    /// [`Search::evaluate`] of the position after it. Stops early at a child that proves the node,
+    /// then merges symmetric duplicates (in key order; [`numbers`] picks the best).
+    fn number_children(&mut self, pos: &mut Position, half: Half, children: &mut Vec<Child>) {
         for i in 0..children.len() {
             let Child { mv, key, .. } = children[i];
             let (pn, dn) = match self.table.get(key) {
                 Some(v) => v,
-                None => {
-                    pos.shoot(mv.arrow);
-                    let v = self.evaluate(pos);
-                    pos.unshoot(mv.arrow);
-                    v
-                }
+                None => match half {
+                    Half::Step => {
+                        pos.step(mv.from, mv.to);
+                        let v = step_numbers(pos, mv.to);
+                        pos.step(mv.from, mv.to);
+                        v
+                    }
+                    Half::Arrow { .. } => {
+                        pos.shoot(mv.arrow);
+                        let v = self.evaluate(pos);
+                        pos.unshoot(mv.arrow);
+                        v
+                    }
+                },
             };
-            children[i].p = dn;
-            children[i].d = pn;
-            if dn == 0 {
-                // The opponent is lost after this arrow: this node is proven.
+            // After a step the same side moves again; after an arrow the turn passes.
+            let (p, d) = match half {
+                Half::Step => (pn, dn),
+                Half::Arrow { .. } => (dn, pn),
+            };
+            children[i].p = p;
+            children[i].d = d;
+            if p == 0 {
+                // A step already proven, or an arrow after which the opponent is lost.
                 children.truncate(i + 1);
                 break;
             }
