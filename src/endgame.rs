@@ -313,6 +313,17 @@ impl Solver {
         self.search.bounds(area)
     }
 
+    /// A move of `area` (see [`Solver::area_moves_left`]) that keeps its moves left maximal, with
+    /// the bounds after it: a perfect fill when both are exact.
+    pub fn area_best_move(&mut self, area: Area, budget: Budget) -> Option<(Move, MovesLeft)> {
+        self.search.start(budget);
+        let ((from, to, arrow), v) = self.search.best_move(area)?;
+        Some((
+            Move::new(bit_square(from), bit_square(to), bit_square(arrow)),
+            v,
+        ))
+    }
+
     /// Moves left of `c` in `pos` if the opponent never moved again: `c`'s amazons through the
     /// empty squares, the opponent's amazons counted as walls. In a decided position this is
     /// exactly what `c` can still play; in a finished one it is the winner's margin.

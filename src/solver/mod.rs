@@ -1,16 +1,17 @@
 //! Proving whole positions: who wins with perfect play, and a winning move.
 //!
 //! Depth-first proof-number search ([`dfpn`]) over the full game, with a transposition table
-//! keyed by position up to board symmetry ([`symmetry`]), and leaves settled without search when
-//! the regions decide them ([`bounds`], using the exact endgame solver for one-side regions).
+//! keyed by position up to board symmetry ([`symmetry`]). The regions ([`view`], with the exact
+//! endgame solver for one-side regions) settle leaves without search when their bounds decide
+//! them, and let keys and moves ignore how the territories are filled.
 //! Meant for small boards (up to about 6x5) and for late middle games on 10x10 whose open area is
 //! small.
 
-mod bounds;
 pub mod cli;
 mod dfpn;
 mod symmetry;
 mod table;
+mod view;
 
 use crate::endgame::Solver as Endgame;
 use crate::mv::Move;

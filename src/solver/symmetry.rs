@@ -5,6 +5,7 @@
 //! A hash per symmetry is kept for every node on the search path and updated by XOR like the
 //! ordinary Zobrist hash (three squares per move), so the canonical key costs a few lookups.
 
+use crate::bitboard::Bitboard;
 use crate::color::Color;
 #[cfg(test)]
 use crate::mv::Move;
@@ -119,6 +120,34 @@ impl Symmetries {
         out
     }
 
+    /// What turns `pos`'s keys into the keys of its abstraction (see [`super::view`]): every
+    /// square outside `mixed` that is not an arrow reads as one, and the territory balance `x` is
+    /// mixed in. All zero when nothing is abstracted.
+    pub fn blank(&self, pos: &Position, mixed: Bitboard, x: i32) -> Blank {
+        let mut out = Blank([balance_hash(x); 8]);
+        let outside =
+            (pos.empty_squares() | pos.amazons(Color::White) | pos.amazons(Color::Black)) & !mixed;
+        if outside.is_empty() {
+            return out;
+        }
+        let white = pos.amazons(Color::White);
+        let black = pos.amazons(Color::Black);
+        for sq in outside {
+            let piece = if white.contains(sq) {
+                Some(0)
+            } else if black.contains(sq) {
+                Some(1)
+            } else {
+                None
+            };
+            for (s, map) in self.maps.iter().enumerate() {
+                let m = map[sq.index()] as usize;
+                out.0[s] ^= PIECE[ARROW][m] ^ piece.map_or(0, |p| PIECE[p][m]);
+            }
+        }
+        out
+    }
+
     /// The keys after the arrow from `to` (the amazon that just stepped there) lands on `arrow`.
     #[inline]
     pub fn after_arrow(&self, keys: &Keys, to: Square, arrow: Square) -> Keys {
@@ -132,12 +161,29 @@ impl Symmetries {
     }
 }
 
+/// The territory balance's part of an abstract key (see [`super::view`]); 0 for a zero balance,
+/// so a position whose territories cancel out shares its key with its mixed part alone.
+#[inline]
+fn balance_hash(x: i32) -> u64 {
+    if x == 0 {
+        return 0;
+    }
+    let mut z = (x as i64 as u64).wrapping_add(0x2545_F491_4F6C_DD1D);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Marks a half-way node whose arrow leaves from square index `sq`: derived from the arrow keys
 /// by a rotation and a constant, so it matches no combination of whole-position keys in practice.
 #[inline]
 fn pending(sq: usize) -> u64 {
     PIECE[ARROW][sq].rotate_left(23) ^ 0xA5C3_96E1_0F78_D24B
 }
+
+/// Per symmetry, what to XOR into a position's hashes to get its abstraction's.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Blank([u64; 8]);
 
 impl Keys {
     /// The table key: the smallest hash over the symmetries (never 0, which marks empty slots).
@@ -146,6 +192,18 @@ impl Keys {
         self.hashes[..self.count]
             .iter()
             .copied()
+            .min()
+            .unwrap_or(0)
+            .max(1)
+    }
+
+    /// The table key of the position's abstraction given by `blank`.
+    #[inline]
+    pub fn canonical_with(&self, blank: &Blank) -> u64 {
+        self.hashes[..self.count]
+            .iter()
+            .zip(blank.0)
+            .map(|(h, b)| h ^ b)
             .min()
             .unwrap_or(0)
             .max(1)

@@ -1,0 +1,235 @@
+//! What a position's regions tell the search: the bounds that settle it early, and the part of
+//! the board that still matters.
+//!
+//! A region holding one side's amazons only (a *territory*) is, in combinatorial-game terms, an
+//! integer: the moves its owner can still make there, which the exact endgame solver counts. The
+//! game is the sum of the mixed regions and these integers, so its outcome depends only on the
+//! mixed regions' contents and on `x`, White's territory moves minus Black's. Two consequences:
+//! - **Keys.** When every territory is solved exactly, the table key hashes the mixed regions
+//!   alone (every other square reads as an arrow) together with `x`: positions that differ only in
+//!   the shape of their territories, or in how the owners have already filled them, share one
+//!   entry.
+//! - **Moves.** A move inside one's own territory changes only `x`, by at most one; a move that
+//!   keeps the territory's moves left at their maximum (a perfect fill) does exactly that, so it
+//!   is at least as good as any other territory move. The search tries one such move instead of
+//!   all of them.
+//!
+//! Dead regions (no amazon) are blanked like territories, and with them amazons walled in alone.
+
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::endgame::area::Area;
+use crate::endgame::{Budget, MovesLeft, Solver as Endgame};
+use crate::position::Position;
+use crate::regions::{RegionKind, Regions};
+
+/// Endgame nodes allowed per region; small boards' regions are solved in far fewer.
+const REGION_BUDGET: u64 = 20_000;
+
+/// The regions of one position, summed up.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct View {
+    /// Squares (empty and amazons) of the mixed regions.
+    pub mixed: Bitboard,
+    /// Empty squares of the mixed regions.
+    pub mixed_empty: u32,
+    /// Proven bounds on each side's moves in its own territories, by colour index.
+    pub lo: [u32; 2],
+    /// See `lo`.
+    pub hi: [u32; 2],
+    /// Whether every territory's moves left are known exactly: only then may the key leave out
+    /// their shapes and the search try one territory move.
+    pub exact: bool,
+    /// Per colour, a territory where that side has a move and that is solved exactly.
+    pub fill: [Option<Area>; 2],
+}
+
+impl View {
+    /// The view of `pos` from scratch.
+    pub fn of(pos: &Position, endgame: &mut Endgame) -> View {
+        let mut view = View {
+            mixed: Bitboard::EMPTY,
+            mixed_empty: 0,
+            lo: [0; 2],
+            hi: [0; 2],
+            exact: true,
+            fill: [None; 2],
+        };
+        for region in Regions::of(pos) {
+            match region.kind() {
+                RegionKind::Dead => {}
+                RegionKind::Mixed => {
+                    view.mixed |= region.squares();
+                    view.mixed_empty += region.empty.count();
+                }
+                kind => {
+                    let c = kind.owner().expect("white and black regions have an owner");
+                    let area = Area::new(region.amazons(c), region.empty);
+                    if region.empty.is_empty() {
+                        continue;
+                    }
+                    let v: MovesLeft = endgame.area_moves_left(area, Budget::nodes(REGION_BUDGET));
+                    view.lo[c.index()] += v.lo;
+                    view.hi[c.index()] += v.hi;
+                    if v.lo != v.hi {
+                        view.exact = false;
+                    } else if v.lo > 0 && view.fill[c.index()].is_none() {
+                        view.fill[c.index()] = Some(area);
+                    }
+                }
+            }
+        }
+        view
+    }
+
+    /// The view after an arrow on `arrow`, an empty square of a mixed region whose removal keeps
+    /// that region in one piece: only the region's size changes.
+    pub fn after_simple_arrow(&self, arrow: Bitboard) -> View {
+        View {
+            mixed: self.mixed & !arrow,
+            mixed_empty: self.mixed_empty - 1,
+            ..*self
+        }
+    }
+
+    /// `Some(true)` when `side` (to move, with a legal move) surely wins, `Some(false)` when it
+    /// surely loses, `None` when the bounds do not settle it.
+    ///
+    /// A mixed region's empty squares bound what either side can still get from it (every move
+    /// burns one), so `side` wins if its sure territory moves exceed the most the other side could
+    /// make (it moves first, so it needs strictly more), and loses if the other side's sure moves
+    /// reach the most `side` could make. With no mixed region and exact counts this is the exact
+    /// result.
+    pub fn verdict(&self, side: Color) -> Option<bool> {
+        let me = side.index();
+        let other = (!side).index();
+        if self.lo[me] > self.hi[other] + self.mixed_empty {
+            Some(true)
+        } else if self.lo[other] >= self.hi[me] + self.mixed_empty {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Whether `side`, to move, wins the naive race: both sides fill their territories and take
+    /// turns in the mixed regions until they are full (so the mover gets the odd square).
+    pub fn ahead(&self, side: Color) -> bool {
+        let me = side.index();
+        let other = (!side).index();
+        self.lo[me] + self.mixed_empty % 2 > self.lo[other]
+    }
+
+    /// White's territory moves minus Black's, when exact.
+    pub fn balance(&self) -> Option<i32> {
+        self.exact.then(|| self.lo[0] as i32 - self.lo[1] as i32)
+    }
+}
+
+/// Whether removing the square with king-neighbourhood `ring` (bit i set when neighbour i is in
+/// the region, neighbours in the order N, NE, E, SE, S, SW, W, NW) surely leaves the region in one
+/// piece: the neighbours that are in it are king-connected among themselves, so any path through
+/// the square can go round it.
+#[inline]
+pub(super) fn ring_connected(ring: u8) -> bool {
+    RING_CONNECTED[ring as usize >> 6] >> (ring & 63) & 1 != 0
+}
+
+/// Offsets of the eight neighbours (N, NE, E, SE, S, SW, W, NW) as (file, rank) steps.
+const RING: [(i32, i32); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+
+/// [`ring_connected`] for every mask, as 256 bits.
+const RING_CONNECTED: [u64; 4] = ring_table();
+
+const fn ring_table() -> [u64; 4] {
+    let mut out = [0u64; 4];
+    let mut mask = 0usize;
+    while mask < 256 {
+        // Flood from the lowest neighbour present over king adjacency among those present.
+        let mut reached = mask & mask.wrapping_neg();
+        loop {
+            let mut grown = reached;
+            let mut i = 0;
+            while i < 8 {
+                if reached >> i & 1 != 0 {
+                    let mut j = 0;
+                    while j < 8 {
+                        let dx = RING[i].0 - RING[j].0;
+                        let dy = RING[i].1 - RING[j].1;
+                        if mask >> j & 1 != 0 && dx.abs() <= 1 && dy.abs() <= 1 {
+                            grown |= 1 << j;
+                        }
+                        j += 1;
+                    }
+                }
+                i += 1;
+            }
+            if grown == reached {
+                break;
+            }
+            reached = grown;
+        }
+        if reached == mask {
+            out[mask >> 6] |= 1 << (mask & 63);
+        }
+        mask += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(text: &str) -> View {
+        View::of(&text.parse().unwrap(), &mut Endgame::new())
+    }
+
+    #[test]
+    fn verdicts() {
+        // Decided: White has a region of six squares, Black is walled in: White wins either way.
+        assert_eq!(view("W2x/4/xxxx/Bx2 w").verdict(Color::White), Some(true));
+        assert_eq!(view("W2x/4/xxxx/Bx2 b").verdict(Color::Black), Some(false));
+        // Equal territories: the side to move runs out first.
+        assert_eq!(view("W1x1B/xxxxx w").verdict(Color::White), Some(false));
+        // Mixed region of 3 empty squares against Black's sure 4: White to move loses.
+        assert_eq!(view("W3B/xxxxx/B4 w").verdict(Color::White), Some(false));
+        // A mixed region of 4 against a sure 1: undecided.
+        assert_eq!(view("W3B/xxxxx/B1xxx w").verdict(Color::White), None);
+    }
+
+    #[test]
+    fn territories_and_mixed_squares() {
+        // Rank 1: a White territory of 3 (moves left 3: W on a1 fills b1 c1 d1 ... one square
+        // each); rank 3: a mixed region of 3 empty squares.
+        let v = view("W3B/xxxxx/W4 w");
+        assert_eq!(v.mixed_empty, 3);
+        assert_eq!(v.mixed.count(), 5);
+        assert!(v.exact);
+        assert_eq!(v.balance(), Some(v.lo[0] as i32));
+        assert!(v.fill[0].is_some() && v.fill[1].is_none());
+        let after = v.after_simple_arrow(Bitboard::from_square(crate::square::Square::new(1, 2)));
+        assert_eq!(after.mixed_empty, 2);
+    }
+
+    #[test]
+    fn ring_connectivity() {
+        assert!(ring_connected(0));
+        assert!(ring_connected(0b0000_0001)); // N alone
+        assert!(ring_connected(0b0000_0101)); // N and E touch diagonally
+        assert!(!ring_connected(0b0001_0001)); // N and S only: a corridor cut
+        assert!(ring_connected(0b0001_1111)); // N round to S through the east
+        assert!(!ring_connected(0b0100_0100)); // E and W only
+        assert!(ring_connected(0b1000_0011)); // NW, N, NE
+        assert!(!ring_connected(0b0000_1010)); // NE and SE, E missing
+    }
+}
