@@ -34,7 +34,7 @@
 
 use super::symmetry::{Blank, Keys, Symmetries};
 use super::table::Table;
-use super::view::{ring_connected, View};
+use super::view::{ring, ring_connected, View};
 use super::MoveStatus;
 use crate::bitboard::Bitboard;
 use crate::endgame::{Budget, Solver as Endgame};
@@ -132,6 +132,9 @@ pub(super) struct Search<'a> {
     salt: u64,
     pub aborted: bool,
     buffers: Vec<Vec<Child>>,
+    /// The views of the arrows being numbered, in their order before merging (no expansion
+    /// happens between filling it and using it).
+    views: Vec<View>,
     /// The root's children (queen steps) as last seen by the search.
     pub root: Vec<Child>,
     /// A winning whole move of the root, once one of its steps is proven.
@@ -162,6 +165,7 @@ impl<'a> Search<'a> {
             salt: (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             aborted: false,
             buffers: Vec::new(),
+            views: Vec::new(),
             root: Vec::new(),
             root_win: None,
             last_report: shared.started,
@@ -207,8 +211,9 @@ impl<'a> Search<'a> {
                     match self.table.get(key) {
                         Some(v) => v,
                         None => {
-                            let side = pos.side_to_move();
-                            self.leaf_numbers(pos, view.verdict(side), view.ahead(side))
+                            // As the search numbered it, pockets included.
+                            let settled = view.settle(pos, self.endgame);
+                            self.leaf_numbers(pos, settled, view.ahead(pos.side_to_move()))
                         }
                     }
                 };
@@ -436,6 +441,7 @@ impl<'a> Search<'a> {
         let in_mixed = here.mixed.contains(to);
         let blank = self.blank(pos, &here);
         let mut best_fill = None;
+        self.views.clear();
         for arrow in pos.queen_targets(to) {
             let child_keys = self.sym.after_arrow(keys, to, arrow);
             let bit = Bitboard::from_square(arrow);
@@ -454,6 +460,7 @@ impl<'a> Search<'a> {
                 best_fill = best_fill.max(Some(view.lo[side.index()]));
             }
             self.table.prefetch(key);
+            self.views.push(view);
             children.push(Child {
                 mv: Move::new(from, to, arrow),
                 p: 1,
@@ -465,7 +472,17 @@ impl<'a> Search<'a> {
         }
         if let Some(best) = best_fill {
             // `d` holds the fill's moves left for now; a worse fill is never better.
-            children.retain(|c| c.d == 0 || c.d >= best);
+            let mut i = 0;
+            let views = &mut self.views;
+            children.retain(|c| {
+                let keep = c.d == 0 || c.d >= best;
+                if !keep {
+                    views.remove(i);
+                } else {
+                    i += 1;
+                }
+                keep
+            });
         }
         self.number_children(pos, Half::Arrow { from, to }, children);
     }
@@ -488,7 +505,12 @@ impl<'a> Search<'a> {
                     }
                     Half::Arrow { .. } => {
                         pos.shoot(mv.arrow);
-                        let v = self.leaf_numbers(pos, children[i].settled, children[i].ahead);
+                        // The pockets take more work: only for a leaf the territories leave open.
+                        let settled = match children[i].settled {
+                            Some(v) => Some(v),
+                            None => self.views[i].settle(pos, self.endgame),
+                        };
+                        let v = self.leaf_numbers(pos, settled, children[i].ahead);
                         pos.unshoot(mv.arrow);
                         v
                     }
@@ -510,32 +532,6 @@ impl<'a> Search<'a> {
         children.sort_unstable_by_key(|c| (c.key, c.mv));
         children.dedup_by_key(|c| c.key);
     }
-}
-
-/// The king neighbours of `sq` in `set`, as bits N, NE, E, SE, S, SW, W, NW (see
-/// [`ring_connected`]).
-#[inline]
-fn ring(set: Bitboard, sq: Square) -> u8 {
-    const STRIDE: i32 = crate::square::STRIDE as i32;
-    const OFFSETS: [i32; 8] = [
-        STRIDE,
-        STRIDE + 1,
-        1,
-        1 - STRIDE,
-        -STRIDE,
-        -STRIDE - 1,
-        -1,
-        STRIDE - 1,
-    ];
-    let i = sq.index() as i32;
-    let mut out = 0u8;
-    for (k, off) in OFFSETS.iter().enumerate() {
-        let j = i + off;
-        if (0..128).contains(&j) && set.0 >> j & 1 != 0 {
-            out |= 1 << k;
-        }
-    }
-    out
 }
 
 /// `(pn, dn, index of the child with the least p (ties broken as `salt` says), least p of the

@@ -21,7 +21,8 @@ use crate::color::Color;
 use crate::endgame::area::Area;
 use crate::endgame::{Budget, MovesLeft, Solver as Endgame};
 use crate::position::Position;
-use crate::regions::{RegionKind, Regions};
+use crate::regions::{flood, RegionKind, Regions};
+use crate::square::Square;
 
 /// Endgame nodes allowed per region; small boards' regions are solved in far fewer.
 const REGION_BUDGET: u64 = 20_000;
@@ -42,6 +43,10 @@ pub(super) struct View {
     pub exact: bool,
     /// Per colour, a territory where that side has a move and that is solved exactly.
     pub fill: [Option<Area>; 2],
+    /// Per colour, moves its pockets surely give (see [`View::add_pockets`]); 0 until added.
+    pub pocket_sure: [u32; 2],
+    /// Per colour, empty squares of its pockets, which the other side can never use.
+    pub pocket_size: [u32; 2],
 }
 
 impl View {
@@ -54,6 +59,8 @@ impl View {
             hi: [0; 2],
             exact: true,
             fill: [None; 2],
+            pocket_sure: [0; 2],
+            pocket_size: [0; 2],
         };
         for region in Regions::of(pos) {
             match region.kind() {
@@ -100,16 +107,84 @@ impl View {
     /// make (it moves first, so it needs strictly more), and loses if the other side's sure moves
     /// reach the most `side` could make. With no mixed region and exact counts this is the exact
     /// result.
+    ///
+    /// Pockets, once added, count as sure moves for their guard's side and are out of the other
+    /// side's reach.
     pub fn verdict(&self, side: Color) -> Option<bool> {
         let me = side.index();
         let other = (!side).index();
-        if self.lo[me] > self.hi[other] + self.mixed_empty {
+        let sure = |c: usize| self.lo[c] + self.pocket_sure[c];
+        let possible =
+            |c: usize| self.hi[c] + self.mixed_empty.saturating_sub(self.pocket_size[1 - c]);
+        if sure(me) > possible(other) {
             Some(true)
-        } else if self.lo[other] >= self.hi[me] + self.mixed_empty {
+        } else if sure(other) >= possible(me) {
             Some(false)
         } else {
             None
         }
+    }
+
+    /// `pos`'s verdict for its side to move (see [`View::verdict`]), with the *pockets* of its
+    /// mixed regions counted: a part of a mixed region that holds no amazon and touches the rest
+    /// only through one amazon's square. Nothing can enter it (nor shoot into it) but that amazon,
+    /// which can at any time step in and shoot back onto the square it left, sealing it as a
+    /// territory. So its side surely gets the best such seal (one move, plus the territory's moves
+    /// left after it) from one of that amazon's pockets, whatever the other side does, and the
+    /// other side never uses any of them.
+    ///
+    /// An amazon whose neighbours in its region touch one another cuts nothing off and is skipped
+    /// at once; for the others one fill from the other amazons finds the pockets. The seals' values
+    /// take endgame searches, so they are only worked out when the pockets could settle the
+    /// verdict at all (each guard's seal worth at most all its pocket squares).
+    ///
+    /// `self` is `pos`'s view without pockets.
+    pub fn settle(&self, pos: &Position, endgame: &mut Endgame) -> Option<bool> {
+        let side = pos.side_to_move();
+        let mut view = *self;
+        if let Some(v) = view.verdict(side) {
+            return Some(v);
+        }
+        // (colour, guard, its pocket squares) of every guard.
+        let mut guards: Vec<(Color, Square, Bitboard)> = Vec::new();
+        let amazons = pos.amazons(Color::White) | pos.amazons(Color::Black);
+        let open = pos.empty_squares() | amazons;
+        for a in amazons & view.mixed {
+            if ring_connected(ring(open, a)) {
+                continue;
+            }
+            let guard = Bitboard::from_square(a);
+            let rest = view.mixed & !guard;
+            let others = amazons & rest;
+            let pockets = rest & !flood(others, rest);
+            if !pockets.is_empty() {
+                let c = if pos.amazons(Color::White).contains(a) {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                view.pocket_size[c.index()] += pockets.count();
+                view.pocket_sure[c.index()] += pockets.count();
+                guards.push((c, a, pockets));
+            }
+        }
+        if guards.is_empty() || view.verdict(side).is_none() {
+            return None;
+        }
+        view.pocket_sure = [0; 2];
+        for (c, a, pockets) in guards {
+            let mut best = 0;
+            for s in pos.queen_targets(a) & pockets {
+                let s = Bitboard::from_square(s);
+                // The pocket `s` lies in: the part of the guard's pockets connected to it.
+                let part = flood(s, pockets);
+                let v =
+                    endgame.area_moves_left(Area::new(s, part & !s), Budget::nodes(REGION_BUDGET));
+                best = best.max(1 + v.lo);
+            }
+            view.pocket_sure[c.index()] += best;
+        }
+        view.verdict(side)
     }
 
     /// Whether `side`, to move, wins the naive race: both sides fill their territories and take
@@ -133,6 +208,32 @@ impl View {
 #[inline]
 pub(super) fn ring_connected(ring: u8) -> bool {
     RING_CONNECTED[ring as usize >> 6] >> (ring & 63) & 1 != 0
+}
+
+/// The king neighbours of `sq` in `set`, as bits N, NE, E, SE, S, SW, W, NW (see
+/// [`ring_connected`]).
+#[inline]
+pub(super) fn ring(set: Bitboard, sq: Square) -> u8 {
+    const STRIDE: i32 = crate::square::STRIDE as i32;
+    const OFFSETS: [i32; 8] = [
+        STRIDE,
+        STRIDE + 1,
+        1,
+        1 - STRIDE,
+        -STRIDE,
+        -STRIDE - 1,
+        -1,
+        STRIDE - 1,
+    ];
+    let i = sq.index() as i32;
+    let mut out = 0u8;
+    for (k, off) in OFFSETS.iter().enumerate() {
+        let j = i + off;
+        if (0..128).contains(&j) && set.0 >> j & 1 != 0 {
+            out |= 1 << k;
+        }
+    }
+    out
 }
 
 /// Offsets of the eight neighbours (N, NE, E, SE, S, SW, W, NW) as (file, rank) steps.
@@ -219,6 +320,23 @@ mod tests {
         assert!(v.fill[0].is_some() && v.fill[1].is_none());
         let after = v.after_simple_arrow(Bitboard::from_square(crate::square::Square::new(1, 2)));
         assert_eq!(after.mixed_empty, 2);
+    }
+
+    #[test]
+    fn pockets() {
+        // Rank 1 only: a1 b1 sit behind White's c1, f1 behind Black's e1. White's seal is worth 2
+        // (b1 shooting back to c1, then a1), Black's 1; White's pocket is out of Black's reach.
+        let settle = |text: &str| {
+            let p: Position = text.parse().unwrap();
+            let mut e = Endgame::new();
+            View::of(&p, &mut e).settle(&p, &mut e)
+        };
+        // Black to move: sure White 2 >= possible Black 4 - 2: Black loses.
+        assert_eq!(settle("xxxxxx/2W1B1 b"), Some(false));
+        // White to move: sure 2 against Black's possible 2, and Black's sure 1 against White's
+        // possible 3: the bounds leave it open.
+        assert_eq!(settle("xxxxxx/2W1B1 w"), None);
+        assert_eq!(view("xxxxxx/2W1B1 b").verdict(Color::Black), None);
     }
 
     #[test]
