@@ -386,16 +386,25 @@ impl<'a> Search<'a> {
     fn expand_steps(&mut self, pos: &mut Position, keys: &Keys, children: &mut Vec<Child>) {
         let side = pos.side_to_move();
         let view = View::of(pos, self.endgame);
-        let (movers, fill) = if view.exact {
-            let fill = view.fill[side.index()].and_then(|area| {
-                self.endgame
-                    .area_best_move(area, Budget::nodes(FILL_BUDGET))
-                    .map(|(m, _)| m)
-            });
-            (pos.amazons(side) & view.mixed, fill)
-        } else {
-            (pos.amazons(side), None)
-        };
+        let mut movers = pos.amazons(side);
+        let mut fill = None;
+        if view.exact {
+            match view.fill[side.index()] {
+                None => movers &= view.mixed,
+                Some((area, value)) => {
+                    // Trusted only when proven perfect; otherwise every step is tried.
+                    let best = self
+                        .endgame
+                        .area_best_move(area, Budget::nodes(FILL_BUDGET));
+                    if let Some((m, after)) = best {
+                        if after.lo == after.hi && after.lo + 1 == value {
+                            movers &= view.mixed;
+                            fill = Some(m);
+                        }
+                    }
+                }
+            }
+        }
         let mut push = |from: Square, to: Square| {
             // All keys first, their buckets prefetched, so the probes below overlap their memory
             // accesses instead of stalling one by one.

@@ -41,8 +41,9 @@ pub(super) struct View {
     /// Whether every territory's moves left are known exactly: only then may the key leave out
     /// their shapes and the search try one territory move.
     pub exact: bool,
-    /// Per colour, a territory where that side has a move and that is solved exactly.
-    pub fill: [Option<Area>; 2],
+    /// Per colour, a territory where that side has a move and that is solved exactly, with its
+    /// moves left.
+    pub fill: [Option<(Area, u32)>; 2],
     /// Per colour, moves its pockets surely give (see [`View::add_pockets`]); 0 until added.
     pub pocket_sure: [u32; 2],
     /// Per colour, empty squares of its pockets, which the other side can never use.
@@ -81,7 +82,7 @@ impl View {
                     if v.lo != v.hi {
                         view.exact = false;
                     } else if v.lo > 0 && view.fill[c.index()].is_none() {
-                        view.fill[c.index()] = Some(area);
+                        view.fill[c.index()] = Some((area, v.lo));
                     }
                 }
             }
