@@ -72,6 +72,8 @@ pub(super) struct Child {
     settled: Option<bool>,
     /// For an arrow: whether the side to move after it leads the naive race (see [`View::ahead`]).
     ahead: bool,
+    /// For an arrow: where the view of the position after it is kept (see `Search::views`).
+    view: u16,
 }
 
 /// Where a node is in its side's move: about to step an amazon, or about to shoot the arrow of
@@ -132,9 +134,9 @@ pub(super) struct Search<'a> {
     salt: u64,
     pub aborted: bool,
     buffers: Vec<Vec<Child>>,
-    /// The views of the arrows being numbered, in their order before merging (no expansion
-    /// happens between filling it and using it).
-    views: Vec<View>,
+    /// Per ply, the views of the positions after the arrows expanded there, so the search below
+    /// starts from them instead of recomputing them.
+    views: Vec<Vec<View>>,
     /// The root's children (queen steps) as last seen by the search.
     pub root: Vec<Child>,
     /// A winning whole move of the root, once one of its steps is proven.
@@ -179,8 +181,8 @@ impl<'a> Search<'a> {
     /// that settles the root stops the others.
     pub fn run(&mut self, pos: &mut Position) -> (u32, u32) {
         let keys = self.sym.keys(pos);
-        let (key, _) = self.whole_key(pos, &keys);
-        let (pn, dn) = self.mid(pos, keys, key, Half::Step, INF, INF, 0);
+        let (key, view) = self.whole_key(pos, &keys);
+        let (pn, dn) = self.mid(pos, keys, key, view, Half::Step, INF, INF, 0);
         if pn == 0 || dn == 0 {
             self.shared.done.store(true, Ordering::Relaxed);
         }
@@ -297,13 +299,15 @@ impl<'a> Search<'a> {
 
     /// The multiple-iterative-deepening step: searches `pos` (at `half` of its side's move) until its
     /// pn reaches `th_pn` or its dn reaches `th_dn` (or the search is aborted), stores and returns
-    /// its numbers.
+    /// its numbers. `view` is the view of the whole-move position (before the step, for a
+    /// half-way node).
     #[allow(clippy::too_many_arguments)]
     fn mid(
         &mut self,
         pos: &mut Position,
         keys: Keys,
         key: u64,
+        view: View,
         half: Half,
         th_pn: u32,
         th_dn: u32,
@@ -316,12 +320,15 @@ impl<'a> Search<'a> {
         }
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
+            self.views.resize_with(ply + 1, Vec::new);
         }
         let mut children = std::mem::take(&mut self.buffers[ply]);
         children.clear();
         match half {
-            Half::Step => self.expand_steps(pos, &keys, &mut children),
-            Half::Arrow { from, to } => self.expand_arrows(pos, &keys, from, to, &mut children),
+            Half::Step => self.expand_steps(pos, &keys, &view, &mut children),
+            Half::Arrow { from, to } => {
+                self.expand_arrows(pos, &keys, &view, from, to, ply, &mut children)
+            }
         }
 
         let side = pos.side_to_move();
@@ -342,7 +349,7 @@ impl<'a> Search<'a> {
                     let child_keys = self.sym.after_step(&keys, from, to, side);
                     pos.step(from, to);
                     let child = Half::Arrow { from, to };
-                    let v = self.mid(pos, child_keys, c.key, child, th_p, th_d, ply + 1);
+                    let v = self.mid(pos, child_keys, c.key, view, child, th_p, th_d, ply + 1);
                     pos.step(from, to);
                     v
                 }
@@ -350,8 +357,17 @@ impl<'a> Search<'a> {
                     let arrow = c.mv.arrow;
                     let child_keys = self.sym.after_arrow(&keys, to, arrow);
                     pos.shoot(arrow);
-                    let (cpn, cdn) =
-                        self.mid(pos, child_keys, c.key, Half::Step, th_d, th_p, ply + 1);
+                    let child_view = self.views[ply][c.view as usize];
+                    let (cpn, cdn) = self.mid(
+                        pos,
+                        child_keys,
+                        c.key,
+                        child_view,
+                        Half::Step,
+                        th_d,
+                        th_p,
+                        ply + 1,
+                    );
                     pos.unshoot(arrow);
                     (cdn, cpn)
                 }
@@ -383,9 +399,14 @@ impl<'a> Search<'a> {
     /// Fills `children` with the queen steps of the side to move, numbered by
     /// [`Search::number_children`]. When its territories are exact, the amazons in them make one
     /// step only, that of a perfect fill (see [`super::view`]).
-    fn expand_steps(&mut self, pos: &mut Position, keys: &Keys, children: &mut Vec<Child>) {
+    fn expand_steps(
+        &mut self,
+        pos: &mut Position,
+        keys: &Keys,
+        view: &View,
+        children: &mut Vec<Child>,
+    ) {
         let side = pos.side_to_move();
-        let view = View::of(pos, self.endgame);
         let mut movers = pos.amazons(side);
         let mut fill = None;
         if view.exact {
@@ -417,6 +438,7 @@ impl<'a> Search<'a> {
                 key,
                 settled: None,
                 ahead: false,
+                view: 0,
             });
         };
         for from in movers {
@@ -427,7 +449,7 @@ impl<'a> Search<'a> {
         if let Some(m) = fill {
             push(m.from, m.to);
         }
-        self.number_children(pos, Half::Step, children);
+        self.number_children(pos, Half::Step, 0, children);
     }
 
     /// Fills `children` with the arrows of the amazon that stepped `from` to `to`, numbered by
@@ -437,20 +459,30 @@ impl<'a> Search<'a> {
     /// arrow into a mixed region that cannot split it (its neighbours in the region touch one
     /// another): only that region shrinks. Other arrows get their regions from scratch. An arrow
     /// inside the mover's own territory is a fill: only those keeping the most moves left stay.
+    #[allow(clippy::too_many_arguments)]
     fn expand_arrows(
         &mut self,
         pos: &mut Position,
         keys: &Keys,
+        before: &View,
         from: Square,
         to: Square,
+        ply: usize,
         children: &mut Vec<Child>,
     ) {
         let side = pos.side_to_move();
-        let here = View::of(pos, self.endgame);
+        // A step inside a mixed region keeps every region as it was (the squares left and
+        // reached both stay open), so the view before it holds.
+        let here = if before.mixed.contains(from) {
+            *before
+        } else {
+            View::of(pos, self.endgame)
+        };
         let in_mixed = here.mixed.contains(to);
         let blank = self.blank(pos, &here);
         let mut best_fill = None;
-        self.views.clear();
+        let mut views = std::mem::take(&mut self.views[ply]);
+        views.clear();
         for arrow in pos.queen_targets(to) {
             let child_keys = self.sym.after_arrow(keys, to, arrow);
             let bit = Bitboard::from_square(arrow);
@@ -469,7 +501,6 @@ impl<'a> Search<'a> {
                 best_fill = best_fill.max(Some(view.lo[side.index()]));
             }
             self.table.prefetch(key);
-            self.views.push(view);
             children.push(Child {
                 mv: Move::new(from, to, arrow),
                 p: 1,
@@ -477,30 +508,29 @@ impl<'a> Search<'a> {
                 key,
                 settled: view.verdict(!side),
                 ahead: view.ahead(!side),
+                view: views.len() as u16,
             });
+            views.push(view);
         }
         if let Some(best) = best_fill {
             // `d` holds the fill's moves left for now; a worse fill is never better.
-            let mut i = 0;
-            let views = &mut self.views;
-            children.retain(|c| {
-                let keep = c.d == 0 || c.d >= best;
-                if !keep {
-                    views.remove(i);
-                } else {
-                    i += 1;
-                }
-                keep
-            });
+            children.retain(|c| c.d == 0 || c.d >= best);
         }
-        self.number_children(pos, Half::Arrow { from, to }, children);
+        self.views[ply] = views;
+        self.number_children(pos, Half::Arrow { from, to }, ply, children);
     }
 
     /// Numbers the `children` of a node at `half` of its side's move (their buckets already
     /// prefetched) from the table, else statically: a step by [`step_numbers`], an arrow by
-    /// [`Search::evaluate`] of the position after it. Stops early at a child that proves the node,
+    /// [`Search::leaf_numbers`] of the position after it. Stops early at a child that proves the node,
     /// then merges symmetric duplicates (in key order; [`numbers`] picks the best).
-    fn number_children(&mut self, pos: &mut Position, half: Half, children: &mut Vec<Child>) {
+    fn number_children(
+        &mut self,
+        pos: &mut Position,
+        half: Half,
+        ply: usize,
+        children: &mut Vec<Child>,
+    ) {
         for i in 0..children.len() {
             let Child { mv, key, .. } = children[i];
             let (pn, dn) = match self.table.get(key) {
@@ -517,7 +547,10 @@ impl<'a> Search<'a> {
                         // The pockets take more work: only for a leaf the territories leave open.
                         let settled = match children[i].settled {
                             Some(v) => Some(v),
-                            None => self.views[i].settle(pos, self.endgame),
+                            None => {
+                                let view = self.views[ply][children[i].view as usize];
+                                view.settle(pos, self.endgame)
+                            }
                         };
                         let v = self.leaf_numbers(pos, settled, children[i].ahead);
                         pos.unshoot(mv.arrow);

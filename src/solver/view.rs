@@ -134,10 +134,10 @@ impl View {
     /// left after it) from one of that amazon's pockets, whatever the other side does, and the
     /// other side never uses any of them.
     ///
-    /// An amazon whose neighbours in its region touch one another cuts nothing off and is skipped
-    /// at once; for the others one fill from the other amazons finds the pockets. The seals' values
-    /// take endgame searches, so they are only worked out when the pockets could settle the
-    /// verdict at all (each guard's seal worth at most all its pocket squares).
+    /// The pockets are the parts of the mixed regions' empty squares (king-connected) that touch a
+    /// single amazon: usually one fill shows all empty squares connected and touching several. The
+    /// seals' values take endgame searches, so they are only worked out when the pockets could
+    /// settle the verdict at all (each guard's seal worth at most all its pocket squares).
     ///
     /// `self` is `pos`'s view without pockets.
     pub fn settle(&self, pos: &Position, endgame: &mut Endgame) -> Option<bool> {
@@ -146,27 +146,31 @@ impl View {
         if let Some(v) = view.verdict(side) {
             return Some(v);
         }
+        // A pocket is a part of the mixed regions' empty squares that touches one amazon only.
         // (colour, guard, its pocket squares) of every guard.
         let mut guards: Vec<(Color, Square, Bitboard)> = Vec::new();
-        let amazons = pos.amazons(Color::White) | pos.amazons(Color::Black);
-        let open = pos.empty_squares() | amazons;
-        for a in amazons & view.mixed {
-            if ring_connected(ring(open, a)) {
+        let white = pos.amazons(Color::White);
+        let amazons = white | pos.amazons(Color::Black);
+        let empty = view.mixed & !amazons;
+        let mut left = empty;
+        while let Some(seed) = left.first() {
+            let part = flood(Bitboard::from_square(seed), empty);
+            left &= !part;
+            let touching = part.king_step(amazons);
+            if touching.count() != 1 {
                 continue;
             }
-            let guard = Bitboard::from_square(a);
-            let rest = view.mixed & !guard;
-            let others = amazons & rest;
-            let pockets = rest & !flood(others, rest);
-            if !pockets.is_empty() {
-                let c = if pos.amazons(Color::White).contains(a) {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                view.pocket_size[c.index()] += pockets.count();
-                view.pocket_sure[c.index()] += pockets.count();
-                guards.push((c, a, pockets));
+            let a = touching.first().expect("one amazon");
+            let c = if white.contains(a) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            view.pocket_size[c.index()] += part.count();
+            view.pocket_sure[c.index()] += part.count();
+            match guards.iter_mut().find(|g| g.1 == a) {
+                Some(g) => g.2 |= part,
+                None => guards.push((c, a, part)),
             }
         }
         if guards.is_empty() || view.verdict(side).is_none() {
