@@ -513,7 +513,9 @@ impl<'a> Search<'a> {
             views.push(view);
         }
         if let Some(best) = best_fill {
-            // `d` holds the fill's moves left for now; a worse fill is never better.
+            // `d` holds the fill's moves left until the children are numbered; a worse fill is
+            // never better. (Fills that keep no move are kept: dropping them too is sound, but it
+            // changed the search's path, 4x5 28.9 M -> 30.1 M nodes, and all figures are with this.)
             children.retain(|c| c.d == 0 || c.d >= best);
         }
         self.views[ply] = views;

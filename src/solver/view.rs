@@ -15,6 +15,10 @@
 //!   all of them.
 //!
 //! Dead regions (no amazon) are blanked like territories, and with them amazons walled in alone.
+//!
+//! Inside a mixed region, a *pocket* (empty squares touching a single amazon, see
+//! [`View::settle`]) is as good as a territory for that amazon's side when it comes to bounds: the
+//! side can seal it whenever it likes, and the other side can never enter it.
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
@@ -44,7 +48,7 @@ pub(super) struct View {
     /// Per colour, a territory where that side has a move and that is solved exactly, with its
     /// moves left.
     pub fill: [Option<(Area, u32)>; 2],
-    /// Per colour, moves its pockets surely give (see [`View::add_pockets`]); 0 until added.
+    /// Per colour, moves its pockets surely give; counted only inside [`View::settle`], 0 here.
     pub pocket_sure: [u32; 2],
     /// Per colour, empty squares of its pockets, which the other side can never use.
     pub pocket_size: [u32; 2],
@@ -72,10 +76,10 @@ impl View {
                 }
                 kind => {
                     let c = kind.owner().expect("white and black regions have an owner");
-                    let area = Area::new(region.amazons(c), region.empty);
                     if region.empty.is_empty() {
                         continue;
                     }
+                    let area = Area::new(region.amazons(c), region.empty);
                     let v: MovesLeft = endgame.area_moves_left(area, Budget::nodes(REGION_BUDGET));
                     view.lo[c.index()] += v.lo;
                     view.hi[c.index()] += v.hi;
