@@ -260,6 +260,14 @@ const fn ring_table() -> [bool; 512] {
     t
 }
 
+/// Whether taking the square with index `index` out of the king-connected set `set` surely leaves
+/// it in one piece: the square's neighbours in `set` are king-connected among themselves, so any
+/// path through it can go round.
+#[inline]
+pub(crate) fn ring_connected(set: u128, index: u32) -> bool {
+    RING_CONNECTED[block(set, index) as usize]
+}
+
 /// Squares of `open` with exactly one king neighbour in `open`.
 #[inline]
 pub(crate) fn single_neighbour(open: u128) -> u128 {
@@ -434,6 +442,14 @@ mod tests {
         assert!(!RING_CONNECTED[0b000_000_101]); // two corners, nothing between
         assert!(RING_CONNECTED[0b000_001_010]); // below and west touch diagonally
         assert!(!RING_CONNECTED[0b010_000_010]); // above and below
+                                                 // On squares: a1 b1 c1 fall apart without b1; with a2 too, a1 and a2 still touch.
+        let sq = |f: usize, r: usize| 1u128 << crate::square::Square::new(f, r).index();
+        let b1 = crate::square::Square::new(1, 0).index() as u32;
+        assert!(!ring_connected(sq(0, 0) | sq(1, 0) | sq(2, 0), b1));
+        assert!(ring_connected(sq(0, 0) | sq(1, 0) | sq(0, 1), b1));
+        // A corner and the opposite edge's square never count as neighbours (the padding).
+        let a1 = crate::square::Square::new(0, 0).index() as u32;
+        assert!(ring_connected(sq(0, 0) | sq(1, 0) | sq(9, 0), a1));
 
         // a1 b2 c1 (White on b2): both a1 and c1 have exactly one neighbour.
         let a = area_of("xxx/xWx/1x1 w");

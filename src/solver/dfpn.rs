@@ -34,9 +34,10 @@
 
 use super::symmetry::{Blank, Keys, Symmetries};
 use super::table::Table;
-use super::view::{ring, ring_connected, View};
+use super::view::View;
 use super::MoveStatus;
 use crate::bitboard::Bitboard;
+use crate::endgame::area::ring_connected;
 use crate::endgame::{Budget, Solver as Endgame};
 use crate::mv::Move;
 use crate::position::Position;
@@ -486,7 +487,7 @@ impl<'a> Search<'a> {
         for arrow in pos.queen_targets(to) {
             let child_keys = self.sym.after_arrow(keys, to, arrow);
             let bit = Bitboard::from_square(arrow);
-            let (key, view) = if in_mixed && ring_connected(ring(here.mixed, arrow)) {
+            let (key, view) = if in_mixed && ring_connected(here.mixed.0, arrow.index() as u32) {
                 (
                     child_keys.canonical_with(&blank),
                     here.after_simple_arrow(bit),

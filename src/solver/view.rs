@@ -210,92 +210,6 @@ impl View {
     }
 }
 
-/// Whether removing the square with king-neighbourhood `ring` (bit i set when neighbour i is in
-/// the region, neighbours in the order N, NE, E, SE, S, SW, W, NW) surely leaves the region in one
-/// piece: the neighbours that are in it are king-connected among themselves, so any path through
-/// the square can go round it.
-#[inline]
-pub(super) fn ring_connected(ring: u8) -> bool {
-    RING_CONNECTED[ring as usize >> 6] >> (ring & 63) & 1 != 0
-}
-
-/// The king neighbours of `sq` in `set`, as bits N, NE, E, SE, S, SW, W, NW (see
-/// [`ring_connected`]).
-#[inline]
-pub(super) fn ring(set: Bitboard, sq: Square) -> u8 {
-    const STRIDE: i32 = crate::square::STRIDE as i32;
-    const OFFSETS: [i32; 8] = [
-        STRIDE,
-        STRIDE + 1,
-        1,
-        1 - STRIDE,
-        -STRIDE,
-        -STRIDE - 1,
-        -1,
-        STRIDE - 1,
-    ];
-    let i = sq.index() as i32;
-    let mut out = 0u8;
-    for (k, off) in OFFSETS.iter().enumerate() {
-        let j = i + off;
-        if (0..128).contains(&j) && set.0 >> j & 1 != 0 {
-            out |= 1 << k;
-        }
-    }
-    out
-}
-
-/// Offsets of the eight neighbours (N, NE, E, SE, S, SW, W, NW) as (file, rank) steps.
-const RING: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
-
-/// [`ring_connected`] for every mask, as 256 bits.
-const RING_CONNECTED: [u64; 4] = ring_table();
-
-const fn ring_table() -> [u64; 4] {
-    let mut out = [0u64; 4];
-    let mut mask = 0usize;
-    while mask < 256 {
-        // Flood from the lowest neighbour present over king adjacency among those present.
-        let mut reached = mask & mask.wrapping_neg();
-        loop {
-            let mut grown = reached;
-            let mut i = 0;
-            while i < 8 {
-                if reached >> i & 1 != 0 {
-                    let mut j = 0;
-                    while j < 8 {
-                        let dx = RING[i].0 - RING[j].0;
-                        let dy = RING[i].1 - RING[j].1;
-                        if mask >> j & 1 != 0 && dx.abs() <= 1 && dy.abs() <= 1 {
-                            grown |= 1 << j;
-                        }
-                        j += 1;
-                    }
-                }
-                i += 1;
-            }
-            if grown == reached {
-                break;
-            }
-            reached = grown;
-        }
-        if reached == mask {
-            out[mask >> 6] |= 1 << (mask & 63);
-        }
-        mask += 1;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,17 +260,5 @@ mod tests {
         // possible 3: the bounds leave it open.
         assert_eq!(settle("xxxxxx/2W1B1 w"), None);
         assert_eq!(view("xxxxxx/2W1B1 b").verdict(Color::Black), None);
-    }
-
-    #[test]
-    fn ring_connectivity() {
-        assert!(ring_connected(0));
-        assert!(ring_connected(0b0000_0001)); // N alone
-        assert!(ring_connected(0b0000_0101)); // N and E touch diagonally
-        assert!(!ring_connected(0b0001_0001)); // N and S only: a corridor cut
-        assert!(ring_connected(0b0001_1111)); // N round to S through the east
-        assert!(!ring_connected(0b0100_0100)); // E and W only
-        assert!(ring_connected(0b1000_0011)); // NW, N, NE
-        assert!(!ring_connected(0b0000_1010)); // NE and SE, E missing
     }
 }
