@@ -189,12 +189,7 @@ impl Keys {
     /// The table key: the smallest hash over the symmetries (never 0, which marks empty slots).
     #[inline]
     pub fn canonical(&self) -> u64 {
-        self.hashes[..self.count]
-            .iter()
-            .copied()
-            .min()
-            .unwrap_or(0)
-            .max(1)
+        self.canonical_with(&Blank::default())
     }
 
     /// The table key of the position's abstraction given by `blank`.
