@@ -3,6 +3,8 @@
 //! It parses one value from a string and reports errors with the byte column, so readers can
 //! name the file, line and column of a corrupt or truncated record. Numbers are `f64`.
 
+pub mod write;
+
 use std::fmt;
 
 /// A parsed JSON value. Objects keep their keys in file order.

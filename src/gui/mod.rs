@@ -9,7 +9,6 @@
 pub mod assets;
 pub mod events;
 pub mod http;
-pub mod json;
 pub mod routes;
 pub mod session;
 pub mod timing;

@@ -14,9 +14,9 @@
 
 use super::assets::{self, CONTENT_SECURITY_POLICY};
 use super::http::{Handler, Request, Response};
-use super::json::Object;
 use super::session::{Command, Controller, Handle};
 use super::timing;
+use crate::json::write::Object;
 use std::sync::Arc;
 
 /// The header every `POST` must carry.

@@ -9,11 +9,11 @@
 //! open page gets it on the event stream.
 
 use super::events::{self, lock, Events};
-use super::json::{self, Object};
 use super::timing;
 use super::view;
 use crate::color::Color;
 use crate::engine::{Answer, Engine, Go, SearchResult};
+use crate::json::write::{self as json, Object};
 use crate::mv::Move;
 use crate::player::SearchReport;
 use crate::position::Position;

@@ -5,9 +5,9 @@
 //! Squares are numbered `rank * size + file` with rank 0 = rank 1 (White's side), so the page
 //! needs no knowledge of the engine's padded layout.
 
-use super::json::{self, Object};
 use crate::bitboard::Bitboard;
 use crate::engine::Engine;
+use crate::json::write::{self as json, Object};
 use crate::player::SearchReport;
 use crate::position::{Piece, Position};
 use crate::regions::RegionKind;

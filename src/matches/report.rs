@@ -8,6 +8,7 @@ use super::sprt::{Sprt, SprtStatus};
 use super::stats::EloEstimate;
 use super::tally::Tally;
 use crate::color::Color;
+use crate::json::write::{number, quoted};
 use crate::sgf::{self, GameInfo};
 use std::fmt::Write;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -219,35 +220,6 @@ pub fn summary(cfg: &MatchConfig, result: &MatchResult) -> String {
     s
 }
 
-/// A JSON string literal.
-pub fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn json_number(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.4}")
-    } else {
-        "null".into()
-    }
-}
-
 /// The engines' time controls (indexed like the engines): one notation when they are the same,
 /// else each engine's by name.
 pub fn describe_controls(controls: &[TimeControl; 2], names: &[String; 2]) -> String {
@@ -280,21 +252,21 @@ pub fn game_json(fg: &FinishedGame, tally: &Tally, controls: &[TimeControl; 2]) 
         ),
         fg.index + 1,
         fg.index / 2 + 1,
-        json_string(&tally.names[fg.white]),
-        json_string(&tally.names[1 - fg.white]),
-        json_string(&tally.names[winner_engine]),
-        json_string(o.winner.name()),
-        json_string(&o.sgf_result()),
-        json_string(o.termination.key()),
-        json_string(&o.reason),
+        quoted(&tally.names[fg.white]),
+        quoted(&tally.names[1 - fg.white]),
+        quoted(&tally.names[winner_engine]),
+        quoted(o.winner.name()),
+        quoted(&o.sgf_result()),
+        quoted(o.termination.key()),
+        quoted(&o.reason),
         r.plies,
-        json_string(&describe_controls(controls, &tally.names)),
-        json_string(&controls[fg.white].notation()),
-        json_string(&controls[1 - fg.white].notation()),
+        quoted(&describe_controls(controls, &tally.names)),
+        quoted(&controls[fg.white].notation()),
+        quoted(&controls[1 - fg.white].notation()),
         r.time_used[0].as_secs_f64(),
         r.time_used[1].as_secs_f64(),
-        json_string(&fg.opening.describe()),
-        json_string(&moves.join(" ")),
+        quoted(&fg.opening.describe()),
+        quoted(&moves.join(" ")),
     )
 }
 
@@ -305,17 +277,17 @@ pub fn summary_json(cfg: &MatchConfig, result: &MatchResult) -> String {
     let forfeits = |i: usize| -> String {
         let items: Vec<String> = ForfeitKind::ALL
             .iter()
-            .map(|k| format!("{}:{}", json_string(k.key()), t.forfeits[i][k.index()]))
+            .map(|k| format!("{}:{}", quoted(k.key()), t.forfeits[i][k.index()]))
             .collect();
         format!("{{{}}}", items.join(","))
     };
     let sprt = match &cfg.sprt {
         Some(sp) => format!(
             "{{\"llr\":{},\"lower\":{},\"upper\":{},\"parameters\":{}}}",
-            json_number(sp.llr(&t.penta)),
-            json_number(sp.bounds().0),
-            json_number(sp.bounds().1),
-            json_string(&sp.describe())
+            number(sp.llr(&t.penta)),
+            number(sp.bounds().0),
+            number(sp.bounds().1),
+            quoted(&sp.describe())
         ),
         None => "null".into(),
     };
@@ -334,23 +306,23 @@ pub fn summary_json(cfg: &MatchConfig, result: &MatchResult) -> String {
             "\"pentanomial\":[{},{},{},{},{}],\"sprt\":{},\"ending\":{},",
             "\"forfeits\":[{},{}],\"seconds\":{:.1}}}"
         ),
-        json_string(&t.names[0]),
-        json_string(&t.names[1]),
+        quoted(&t.names[0]),
+        quoted(&t.names[1]),
         t.games(),
         t.total_wins(0),
         t.total_wins(1),
         t.white_wins(),
-        e.map_or("null".into(), |e| json_number(e.elo)),
-        e.map_or("null".into(), |e| json_number(e.lower)),
-        e.map_or("null".into(), |e| json_number(e.upper)),
-        json_number(t.los()),
+        e.map_or("null".into(), |e| number(e.elo)),
+        e.map_or("null".into(), |e| number(e.lower)),
+        e.map_or("null".into(), |e| number(e.upper)),
+        number(t.los()),
         c[0],
         c[1],
         c[2],
         c[3],
         c[4],
         sprt,
-        json_string(ending),
+        quoted(ending),
         forfeits(0),
         forfeits(1),
         result.elapsed.as_secs_f64()
@@ -431,11 +403,6 @@ mod tests {
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         assert_eq!(civil_from_days(20_422), (2025, 11, 30));
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
-    }
-
-    #[test]
-    fn json_escapes() {
-        assert_eq!(json_string("a\"b\\c\n\u{1}"), r#""a\"b\\c\n\u0001""#);
     }
 
     #[test]

@@ -1,5 +1,4 @@
-//! A small JSON writer for the API's answers (the API only ever writes JSON; requests are plain
-//! text, so no parser is needed).
+//! A small JSON writer: the GUI's API answers and the match runner's JSON lines.
 
 use std::fmt::Write;
 
