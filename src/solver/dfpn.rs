@@ -30,7 +30,8 @@
 //! New leaves are first settled by the regions' bounds when possible; otherwise they get initial
 //! numbers from the two sides' queen mobility (a side with few moves is easy to refute), and a
 //! side ahead in the naive race (see [`View::ahead`]) gets a disproof number [`AHEAD`] times
-//! larger: on 5x4 this took 3.65 M nodes to 3.06 M, on 4x5 38.1 M to 36.3 M.
+//! larger (early on, with no territory yet, that is the side to move when the empty squares are
+//! odd in number: it gets the last one if both just fill).
 
 use super::symmetry::{Blank, Keys, Symmetries};
 use super::table::Table;
@@ -54,7 +55,14 @@ const CHECK_EVERY: u64 = 1024;
 /// Endgame nodes allowed for finding a perfect territory move.
 const FILL_BUDGET: u64 = 20_000;
 /// How much harder a leaf whose side to move leads the naive race is taken to be to refute.
-const AHEAD: u32 = 4;
+/// Nodes by factor (2 / 4 / 8 / 16 / 32): the 5x5 position after b1-b3/d3 b5-b4/e1 28.5 M /
+/// 26.2 M / 20.9 M / 22.9 M / 15.2 M; the 5x5 position after b1-b3/d3 `-` / 210.2 M / 189.5 M /
+/// `-` / 163.8 M; 4x6 `-` / 169.8 M / `-` / 179.7 M / 189.9 M; 4x5 `-` / 28.9 M / 29.7 M / `-` /
+/// 27.3 M; 5x4 `-` / 2.19 M / 2.14 M / 2.65 M / 7.04 M. The 5x5 proofs (the open bar) and real
+/// 10x10 positions decided it: on the 72 positions of the README's threshold run proven both ways,
+/// 1.19 M nodes in all at 4 against 0.65 M at 32. Very small fights got dearer (a 6x6 position
+/// with 12 empty squares: 1,597 nodes -> 15,064).
+const AHEAD: u32 = 32;
 
 /// A child of an expanded node, with its numbers seen from the parent: `p` is what it offers the
 /// parent's proof number (a minimum over children), `d` what it adds to the disproof number (a sum).
