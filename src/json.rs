@@ -1,7 +1,8 @@
 //! A small JSON reader for the files Hippolyta writes itself (self-play data, match JSON lines).
 //!
 //! It parses one value from a string and reports errors with the byte column, so readers can
-//! name the file, line and column of a corrupt or truncated record. Numbers are `f64`.
+//! name the file, line and column of a corrupt or truncated record. Numbers are `f64`. Writing is
+//! [`write`]'s.
 
 pub mod write;
 
