@@ -442,7 +442,8 @@ mod tests {
         assert!(!RING_CONNECTED[0b000_000_101]); // two corners, nothing between
         assert!(RING_CONNECTED[0b000_001_010]); // below and west touch diagonally
         assert!(!RING_CONNECTED[0b010_000_010]); // above and below
-                                                 // On squares: a1 b1 c1 fall apart without b1; with a2 too, a1 and a2 still touch.
+
+        // On squares: a1 b1 c1 fall apart without b1; with a2 too, a1 and a2 still touch.
         let sq = |f: usize, r: usize| 1u128 << crate::square::Square::new(f, r).index();
         let b1 = crate::square::Square::new(1, 0).index() as u32;
         assert!(!ring_connected(sq(0, 0) | sq(1, 0) | sq(2, 0), b1));
