@@ -209,8 +209,15 @@ fn engine_rng(seed: Option<u64>) -> SmallRng {
     }
 }
 
-/// Table size of the solver behind the `solve` command.
-const SOLVER_TABLE_MB: usize = 256;
+/// Table size of the engine's own solver, behind the `solve` command when the player has none:
+/// a quarter of the `memory` setting, at most this many MiB.
+const SOLVER_TABLE_MAX_MB: usize = 256;
+
+/// The engine's own solver's table for a `memory` setting of `memory_mb` MiB (see
+/// [`SOLVER_TABLE_MAX_MB`]).
+fn own_solver_mb(memory_mb: usize) -> usize {
+    (memory_mb / 4).clamp(1, SOLVER_TABLE_MAX_MB)
+}
 
 impl Drop for Engine {
     /// Stops and joins a search still running, so that no thread outlives the engine.
@@ -256,6 +263,8 @@ impl Engine {
         self.cancel();
         if self.settings.needs_new_player(&next) {
             self.player = Some(player_kind::build(next.player, &next.player_config()));
+            // Sized from the settings too: rebuilt on next use.
+            self.solver = None;
         }
         if next.seed != self.settings.seed {
             self.rng = engine_rng(next.seed);
@@ -620,15 +629,25 @@ impl Engine {
 
     /// Proves whether the side to move wins the current position, within `time`, with the
     /// `threads` setting's threads (see `crate::solver`); `stop` ends it early.
+    ///
+    /// The MCTS player with its solver on (the default) solves with that solver and its table,
+    /// so no memory is added and what it proves is at hand for `genmove`; other players (and
+    /// `solver_empty 0`) use a solver of the engine's own, whose table takes a quarter of the
+    /// `memory` setting, at most [`SOLVER_TABLE_MAX_MB`] MiB.
     pub fn solve(&mut self, time: Duration, stop: &AtomicBool) -> crate::solver::Verdict {
-        let solver = self
-            .solver
-            .get_or_insert_with(|| Box::new(crate::solver::Solver::new(SOLVER_TABLE_MB)));
-        solver.set_threads(self.settings.threads);
         let limits = crate::solver::Limits {
             time: Some(time),
             ..Default::default()
         };
+        let pos = self.game.position().clone();
+        if let Some(verdict) = self.player().solve(&pos, &limits, stop) {
+            return verdict;
+        }
+        let mb = own_solver_mb(self.settings.memory_mb);
+        let solver = self
+            .solver
+            .get_or_insert_with(|| Box::new(crate::solver::Solver::new(mb)));
+        solver.set_threads(self.settings.threads);
         solver
             .solve(self.game.position(), &limits, stop, &mut |_| {})
             .verdict
@@ -668,6 +687,44 @@ mod tests {
         };
         assert_eq!(e.game().moves(), &[m]);
         assert_eq!(e.position().side_to_move(), Color::Black);
+    }
+
+    #[test]
+    fn solve_shares_the_players_solver_and_else_sizes_its_own_from_memory() {
+        use crate::solver::Verdict;
+        let never = AtomicBool::new(false);
+        let mut e = Engine::new(Settings {
+            seed: Some(7),
+            memory_mb: 64,
+            ..Settings::default()
+        });
+        // The MCTS player proves with its own solver: the engine builds none.
+        e.set_position("1BB1/B2B/W2W/1WW1 w".parse().unwrap());
+        assert_eq!(e.solve(Duration::from_secs(100), &never), Verdict::Loss);
+        assert!(e.solver.is_none());
+        // That table serves play: genmove finds the loss proven at once (a fresh solve of this
+        // position takes some 40,000 nodes).
+        e.go(Go::Genmove {
+            color: Color::White,
+            play: false,
+            started: Instant::now(),
+        })
+        .unwrap();
+        let report = e.wait().unwrap().decision.report;
+        assert_eq!(report.solved, Some(Verdict::Loss));
+        assert!(report.nodes < 100, "{} nodes", report.nodes);
+        // A player without a solver: the engine's own, a quarter of the memory.
+        e.set_option("player", "random").unwrap();
+        e.set_position("xxB/xxx/W1x w".parse().unwrap());
+        let win = Verdict::Win(Move::parse("a1-b1/a1", 3).unwrap());
+        assert_eq!(e.solve(Duration::from_secs(100), &never), win);
+        assert!(e.solver.is_some());
+        assert_eq!(own_solver_mb(64), 16);
+        assert_eq!(own_solver_mb(2), 1);
+        assert_eq!(own_solver_mb(16 * 1024), SOLVER_TABLE_MAX_MB);
+        // Rebuilt from the new settings when the player is.
+        e.set_option("memory", "128").unwrap();
+        assert!(e.solver.is_none());
     }
 
     #[test]

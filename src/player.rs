@@ -10,7 +10,8 @@
 
 use crate::game::Game;
 use crate::mv::Move;
-use crate::solver::Verdict;
+use crate::position::Position;
+use crate::solver::{self, Verdict};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -84,6 +85,18 @@ pub trait Player: Send {
 
     /// Forgets anything kept from earlier positions (a new game begins).
     fn clear(&mut self) {}
+
+    /// Proves whether the side to move in `pos` wins within `limits` (the `solve` command) with
+    /// the player's own whole-position solver, whose table then serves play too; `None` for a
+    /// player without one (the engine then uses a solver of its own).
+    fn solve(
+        &mut self,
+        _pos: &Position,
+        _limits: &solver::Limits,
+        _stop: &AtomicBool,
+    ) -> Option<Verdict> {
+        None
+    }
 
     /// Short name for logs.
     fn name(&self) -> &'static str;

@@ -136,6 +136,16 @@ struct Job {
 }
 
 impl Prover {
+    /// A prover whose main table has `table_mb` MiB.
+    fn new(table_mb: usize, eval: EvalParams) -> Box<Prover> {
+        Box::new(Prover {
+            solver: Solver::new(table_mb),
+            probe: Solver::new(PROBE_MB),
+            dirty: false,
+            eval,
+        })
+    }
+
     /// Among the root moves of a proven loss, the one whose refutation needs the most proof
     /// work, measured by re-proving the opponent's win after each move from an empty table
     /// (at most [`PROBE_NODES`] each; a move not re-proven within that counts as the hardest),
@@ -357,14 +367,7 @@ impl ProofPlayer {
             .spawn(move || {
                 // Built here on first use: a big table takes a while to allocate, and games
                 // that never get small allocate nothing.
-                let mut prover = prover.unwrap_or_else(|| {
-                    Box::new(Prover {
-                        solver: Solver::new(table_mb),
-                        probe: Solver::new(PROBE_MB),
-                        dirty: false,
-                        eval,
-                    })
-                });
+                let mut prover = prover.unwrap_or_else(|| Prover::new(table_mb, eval));
                 prover.run(&job, &flag, &tx);
                 prover
             })
@@ -490,6 +493,23 @@ impl Player for ProofPlayer {
             }
             self.slot = Slot::Idle(Some(p));
         }
+    }
+
+    /// Solves with the main solver, on this thread, after any solver thread still running has
+    /// ended: no second table, and what it proves is at hand for play.
+    fn solve(
+        &mut self,
+        pos: &Position,
+        limits: &solver::Limits,
+        stop: &AtomicBool,
+    ) -> Option<Verdict> {
+        let prover = self.take_prover(None).flatten();
+        let mut prover = prover.unwrap_or_else(|| Prover::new(self.table_mb, self.eval.clone()));
+        prover.dirty = true;
+        prover.solver.set_threads(self.threads);
+        let verdict = prover.solver.solve(pos, limits, stop, &mut |_| {}).verdict;
+        self.slot = Slot::Idle(Some(prover));
+        Some(verdict)
     }
 
     fn name(&self) -> &'static str {
