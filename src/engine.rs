@@ -633,7 +633,7 @@ impl Engine {
     /// The MCTS player with its solver on (the default) solves with that solver and its table,
     /// so no memory is added and what it proves is at hand for `genmove`; other players (and
     /// `solver_empty 0`) use a solver of the engine's own, whose table takes a quarter of the
-    /// `memory` setting, at most [`SOLVER_TABLE_MAX_MB`] MiB.
+    /// `memory` setting, at most 256 MiB.
     pub fn solve(&mut self, time: Duration, stop: &AtomicBool) -> crate::solver::Verdict {
         let limits = crate::solver::Limits {
             time: Some(time),

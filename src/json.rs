@@ -2,7 +2,7 @@
 //!
 //! It parses one value from a string and reports errors with the byte column, so readers can
 //! name the file, line and column of a corrupt or truncated record. Numbers are `f64`. Writing is
-//! [`write`]'s.
+//! [`write`](mod@write)'s.
 
 pub mod write;
 

@@ -3,7 +3,7 @@
 //!
 //! Once a position is *small enough* — it is not decided yet and its mixed regions (those still
 //! holding amazons of both sides) have at most `max_empty` empty squares together — the solver
-//! ([`crate::solver`]) gets a slice of the move's budget ([`slice`]):
+//! ([`crate::solver`]) gets a slice of the move's budget ([`slice`](fn@slice)):
 //! - a proven win plays the proven winning move (the solver's table, kept between the moves of a
 //!   game, makes every later move of the win a table hit, so the win is played out exactly);
 //! - a proven loss plays the move whose refutation costs the most proof work (see

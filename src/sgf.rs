@@ -1,4 +1,4 @@
-//! Game records in SGF FF[4], GM[18] (Amazons).
+//! Game records in SGF `FF[4]`, `GM[18]` (Amazons).
 //!
 //! Points are two lower-case letters, column then row counted from the top (`d1` on 10x10 is `dj`); a
 //! move is from, to and arrow concatenated (`d1-d7/g7` by White is `;W[djddgd]`). A start other than the

@@ -7,7 +7,7 @@
 //! The controller's clock is the one that counts, and it is known only approximately: GTP reports
 //! whole seconds (so `2` may mean a little over 1 s), and the controller charges its own latency on
 //! top of what the engine measures. A report's rounding unit is kept with the time it reports and
-//! comes off once; the latency, learned from successive reports ([`lag`]), comes off every move.
+//! comes off once; the latency, learned from successive reports (`lag`), comes off every move.
 
 mod lag;
 

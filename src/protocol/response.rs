@@ -1,4 +1,4 @@
-//! The output side: [`write`] is the one function that puts responses on stdout, so the framing
+//! The output side: [`write`](fn@write) is the one function that puts responses on stdout, so the framing
 //! (`=id text` or `?id text`, ended by one blank line, flushed) is decided in one place.
 
 use std::io::{self, Write};

@@ -1,7 +1,7 @@
 //! Proving whole positions: who wins with perfect play, and a winning move.
 //!
-//! Depth-first proof-number search ([`dfpn`]) over the full game, with a transposition table
-//! keyed by position up to board symmetry ([`symmetry`]). The regions ([`view`], with the exact
+//! Depth-first proof-number search (`dfpn`) over the full game, with a transposition table
+//! keyed by position up to board symmetry (`symmetry`). The regions (`view`, with the exact
 //! endgame solver for one-side regions) settle leaves without search when their bounds decide
 //! them, and let keys and moves ignore how the territories are filled.
 //! Meant for small boards (up to about 6x5) and for late middle games on 10x10 whose open area is
