@@ -5,7 +5,8 @@ Talks the Chrome DevTools protocol over --remote-debugging-pipe (NUL-terminated 
 descriptors 3 and 4), so it needs nothing beyond python3's standard library. It loads the page,
 plays a move by clicking the amazon, its destination and the arrow square, waits for the
 engine's answer, switches on analysis and the territory overlay and checks that they are drawn,
-sets up a position with closed regions and checks the region overlay, and saves screenshots.
+sets up a position with closed regions and checks the region overlay, plays on a 5x4 board
+from the board menu, and saves screenshots.
 Any script error on the page fails the check.
 """
 
@@ -207,6 +208,25 @@ def main():
         if "Decided" not in status and "Final score" not in status:
             raise RuntimeError("a decided position should show its score")
         b.screenshot(os.path.join(args.out, "gui-regions.png"))
+
+        print("a small rectangular board: 5x4 from the board menu, a move by clicks, the engine's answer")
+        post(url, "players", "white=human black=engine")
+        b.click("#setup summary")
+        b.js("document.getElementById('size').value = '5x4'")
+        b.click("#new")
+        b.wait("the 5x4 board", "document.body.dataset.ply === '0' && "
+               "document.querySelectorAll('[data-sq]').length === 20")
+        b.click('[data-sq="b1"]')
+        b.wait("destinations to be shown", "document.querySelectorAll('.target-to').length > 0")
+        b.click('[data-sq="b2"]')
+        b.wait("arrow targets to be shown", "document.querySelectorAll('.target-arrow').length > 0")
+        b.click('[data-sq="d2"]')
+        b.wait("the engine's answer", "document.body.dataset.ply === '2'")
+        moves = b.js("[...document.querySelectorAll('#moves li')].map(li => li.textContent)")
+        if moves[1] != "1. b1-b2/d2":
+            raise RuntimeError(f"unexpected move list {moves}")
+        print(f"  engine answered {moves[2]}")
+        b.screenshot(os.path.join(args.out, "gui-rectangle.png"))
 
         print("narrow screen (phone)")
         b.size(400, 860, mobile=True)

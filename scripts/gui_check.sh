@@ -1,7 +1,7 @@
 #!/bin/sh
 # A real-browser check of `hippolyta gui`: headless Chromium loads the page, plays a move by
 # clicks, sees the engine answer, checks the analysis arrows, the territory and the region
-# overlays, and saves screenshots (default: target/gui-check/).
+# overlays, plays on a 5x4 board, and saves screenshots (default: target/gui-check/).
 #
 # Installs nothing. Needs the Debian packages chromium and python3.
 # Usage: scripts/gui_check.sh [OUT_DIR]   (HIPPOLYTA=path/to/binary to test another build)

@@ -138,7 +138,7 @@ fn a_whole_game_through_the_api() {
     let gui = start(PlayerKind::Random);
     let addr = gui.addr();
     let s = ok(addr, "/api/new", "6");
-    assert_eq!(field(&s, "size"), "6");
+    assert_eq!((field(&s, "width"), field(&s, "height")), ("6", "6"));
     // Human against human to the end, always the first legal move.
     let mut played = Vec::new();
     let mut s = state(addr);
@@ -181,6 +181,33 @@ fn a_whole_game_through_the_api() {
 }
 
 #[test]
+fn a_rectangle_through_the_api() {
+    let gui = start(PlayerKind::Random);
+    let addr = gui.addr();
+    // The named 5x4 start: 5 files, 4 ranks.
+    let s = ok(addr, "/api/new", "5x4");
+    assert_eq!((field(&s, "width"), field(&s, "height")), ("5", "4"));
+    assert_eq!(field(&s, "pieces"), "\".W.W.W...WB...B.B.B.\"");
+    let mut s = s;
+    let mut played = Vec::new();
+    while field(&s, "winner") == "null" {
+        let legal = strings(field(&s, "legal"));
+        s = ok(addr, "/api/play", &legal[0]);
+        played.push(legal[0].clone());
+    }
+    let (status, sgf) = get(addr, "/api/sgf");
+    assert_eq!(status, 200);
+    assert!(sgf.contains("SZ[5:4]"), "{sgf}");
+    ok(addr, "/api/new", "4x6");
+    let s = ok(addr, "/api/sgf", &sgf);
+    assert_eq!(strings(field(&s, "moves")), played);
+    assert_eq!(field(&s, "width"), "5");
+    // A rectangle set up by its position string.
+    let s = ok(addr, "/api/position", "B5/6/5W w");
+    assert_eq!((field(&s, "width"), field(&s, "height")), ("6", "3"));
+}
+
+#[test]
 fn refused_requests_leave_the_game_unchanged() {
     let gui = start(PlayerKind::Random);
     let addr = gui.addr();
@@ -193,7 +220,7 @@ fn refused_requests_leave_the_game_unchanged() {
         ("/api/play", "a7-a6".into(), 400, "cannot read move"),
         ("/api/play", "z9-a1/a2".into(), 400, ""),
         ("/api/play", "".into(), 400, ""),
-        ("/api/position", "3B2B3/10 w".into(), 400, "bad position"),
+        ("/api/position", "3B2B3/9 w".into(), 400, "bad position"),
         ("/api/position", "rubbish".into(), 400, "bad position"),
         ("/api/sgf", "(;GM[1]SZ[19])".into(), 400, "bad SGF"),
         (
@@ -203,8 +230,10 @@ fn refused_requests_leave_the_game_unchanged() {
             "bad SGF",
         ),
         ("/api/sgf", "not sgf at all".into(), 400, "bad SGF"),
-        ("/api/new", "11".into(), 400, "unacceptable size 11"),
+        ("/api/new", "11".into(), 400, "no start position for 11x11"),
+        ("/api/new", "3x5".into(), 400, "no start position for 3x5"),
         ("/api/new", "-1".into(), 400, "bad board size"),
+        ("/api/new", "5by4".into(), 400, "bad board size"),
         ("/api/goto", "5".into(), 400, "there is no move 5"),
         ("/api/redo", "".into(), 400, "nothing to redo"),
         ("/api/time", "absolute -5".into(), 400, "bad main time"),

@@ -5,7 +5,7 @@
 //! - `GET /api/state`: the state (JSON); `GET /api/events`: the event stream (`state` and
 //!   `analysis` events); `GET /api/sgf`: the whole line as an SGF file.
 //! - `POST /api/...` with a plain-text body: `play` (a move), `undo`, `redo`, `goto` (a number
-//!   of moves), `new` (a board size), `position` (a position string), `sgf` (SGF text),
+//!   of moves), `new` (a board: `N` for N x N, or `WxH`), `position` (a position string), `sgf` (SGF text),
 //!   `players` (`white=human black=engine`), `time` (a time control), `analysis` (`on`/`off`),
 //!   `resume`. They answer the new state, or 400 with `{"error": ...}`. They must carry the
 //!   header `X-Hippolyta: 1`, which other sites' pages cannot send without the server's consent
@@ -111,10 +111,14 @@ fn command(path: &str, body: &str) -> Result<Option<Command>, String> {
             body.parse()
                 .map_err(|_| format!("bad move number '{body}' (a whole number)"))?,
         ),
-        "new" => Command::NewGame(
-            body.parse()
-                .map_err(|_| format!("bad board size '{body}' (6 to 10)"))?,
-        ),
+        "new" => {
+            let bad = || format!("bad board size '{body}' (N for N x N, or WxH: W files, H ranks)");
+            let (w, h) = match body.trim().parse::<usize>() {
+                Ok(n) => (n, n),
+                Err(_) => crate::solver::cli::parse_dims(body).ok_or_else(bad)?,
+            };
+            Command::NewGame(w, h)
+        }
         "position" => Command::SetPosition(body.to_string()),
         "sgf" => Command::LoadSgf(body.to_string()),
         "players" => Command::Players(players(body)?),

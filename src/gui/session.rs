@@ -67,8 +67,9 @@ pub enum Command {
     Redo,
     /// Show the position after this many moves of the line.
     Goto(usize),
-    /// A new game at the start position of this board size.
-    NewGame(usize),
+    /// A new game at the start position of a board of this many files and ranks (the standard
+    /// start on squares of side 6 to 10, the small boards' named starts otherwise).
+    NewGame(usize, usize),
     /// A new game from this position string.
     SetPosition(String),
     /// Load this SGF text.
@@ -365,7 +366,7 @@ impl Session {
             id: self.st.position_id,
             ply: self.ply(),
             side,
-            size: self.engine.position().width(),
+            width: self.engine.position().width(),
         };
         let mut pending = Vec::new();
         let mut connected = true;
@@ -503,10 +504,13 @@ impl Session {
                 }
                 self.goto(n);
             }
-            Command::NewGame(size) => {
-                self.engine
-                    .set_board_size(size)
-                    .map_err(|e| e.to_string())?;
+            Command::NewGame(width, height) => {
+                let start = Position::named_start(width, height).ok_or_else(|| {
+                    format!("no start position for {width}x{height} (files and ranks 4 to 10)")
+                })?;
+                self.engine.set_position(start);
+                // Full clocks, as for any new game.
+                self.engine.clear_board();
                 self.new_line();
             }
             Command::SetPosition(text) => {
@@ -514,13 +518,11 @@ impl Session {
                     .trim()
                     .parse()
                     .map_err(|e| format!("bad position: {e}"))?;
-                square_board(&pos)?;
                 self.engine.set_position(pos);
                 self.new_line();
             }
             Command::LoadSgf(text) => {
                 let record = sgf::parse(&text).map_err(|e| format!("bad SGF: {e}"))?;
-                square_board(record.game.start()).map_err(|e| format!("bad SGF: {e}"))?;
                 self.engine.load(record, None);
                 self.new_line();
                 self.st.line = self.engine.game().moves().to_vec();
@@ -748,18 +750,5 @@ fn white_view(winrate: f64, side: Color) -> f64 {
     match side {
         Color::White => winrate,
         Color::Black => 1.0 - winrate,
-    }
-}
-
-/// The page draws square boards only: a rectangle (which the engine plays, see `solve`) is refused.
-fn square_board(pos: &Position) -> Result<(), String> {
-    if pos.width() == pos.height() {
-        Ok(())
-    } else {
-        Err(format!(
-            "bad position: the board is {}x{}; the GUI shows square boards only",
-            pos.width(),
-            pos.height()
-        ))
     }
 }

@@ -2,8 +2,9 @@
 //! holds no rules of its own), the territory map by queen distance, the regions with their moves
 //! left, the score once the game is decided, and the winner once it is over.
 //!
-//! Squares are numbered `rank * size + file` with rank 0 = rank 1 (White's side), so the page
-//! needs no knowledge of the engine's padded layout.
+//! Squares are numbered `rank * width + file` with rank 0 = rank 1 (White's side), so the page
+//! needs no knowledge of the engine's padded layout. Boards may be rectangles (`width` files by
+//! `height` ranks), as the small boards of the solver are.
 
 use crate::bitboard::Bitboard;
 use crate::engine::Engine;
@@ -20,23 +21,23 @@ pub const ANALYSIS_MOVES: usize = 8;
 /// Longest principal variation sent.
 const MAX_PV: usize = 12;
 
-/// The page's number for `sq` on a board of side `size`.
-pub fn square_number(sq: Square, size: usize) -> usize {
-    sq.rank() * size + sq.file()
+/// The page's number for `sq` on a board `width` files wide.
+pub fn square_number(sq: Square, width: usize) -> usize {
+    sq.rank() * width + sq.file()
 }
 
 /// The squares of `b` as page numbers.
-fn numbers(b: Bitboard, size: usize) -> String {
-    json::array(b.iter().map(|s| square_number(s, size).to_string()))
+fn numbers(b: Bitboard, width: usize) -> String {
+    json::array(b.iter().map(|s| square_number(s, width).to_string()))
 }
 
 /// The position part of the state, as a JSON object.
 pub fn position(engine: &Engine) -> String {
     let pos = engine.position();
-    let size = pos.width();
-    let mut pieces = String::with_capacity(size * size);
-    for rank in 0..size {
-        for file in 0..size {
+    let (width, height) = (pos.width(), pos.height());
+    let mut pieces = String::with_capacity(width * height);
+    for rank in 0..height {
+        for file in 0..width {
             pieces.push(match pos.piece_at(Square::new(file, rank)) {
                 None => '.',
                 Some(Piece::Amazon(Color::White)) => 'W',
@@ -52,7 +53,8 @@ pub fn position(engine: &Engine) -> String {
         pos.legal_moves().iter().map(ToString::to_string).collect()
     };
     let mut object = Object::new()
-        .int("size", size as i64)
+        .int("width", width as i64)
+        .int("height", height as i64)
         .str("toMove", pos.side_to_move().name())
         .str("position", &pos.to_string())
         .str("pieces", &pieces)
@@ -76,16 +78,16 @@ pub fn position(engine: &Engine) -> String {
 
 /// For every square, both sides' queen distances (`-1`: occupied or unreachable).
 fn territory(pos: &Position) -> String {
-    let size = pos.width();
+    let (width, height) = (pos.width(), pos.height());
     let maps = [
         queen_distances(pos, Color::White),
         queen_distances(pos, Color::Black),
     ];
     let side = |map: &DistanceMap| {
-        let mut d = vec![-1i64; size * size];
+        let mut d = vec![-1i64; width * height];
         for level in 1..=map.depth {
             for sq in map.levels[level] {
-                d[square_number(sq, size)] = level as i64;
+                d[square_number(sq, width)] = level as i64;
             }
         }
         json::array(d.into_iter().map(|x| x.to_string()))
@@ -107,18 +109,18 @@ fn regions(engine: &Engine) -> String {
     if !closed {
         return "[]".into();
     }
-    let size = pos.width();
+    let width = pos.width();
     json::array(engine.regions().iter().map(|r| {
         Object::new()
             .str("kind", r.kind.name())
             .opt_str("movesLeft", r.moves_left.map(|m| m.to_string()).as_deref())
-            .raw("squares", &numbers(r.region.squares(), size))
+            .raw("squares", &numbers(r.region.squares(), width))
             .finish()
     }))
 }
 
 /// Which position an analysis is about: the session's serial number of the shown position
-/// (which changes with every move, step or new game), its ply, side to move and board size.
+/// (which changes with every move, step or new game), its ply, side to move and board width.
 #[derive(Copy, Clone, Debug)]
 pub struct Shown {
     /// Serial number of the shown position.
@@ -127,8 +129,8 @@ pub struct Shown {
     pub ply: usize,
     /// Side to move.
     pub side: Color,
-    /// Board size.
-    pub size: usize,
+    /// Files of the board (the page numbers squares by them).
+    pub width: usize,
 }
 
 /// An analysis snapshot as JSON: the top moves (visits, win rate for the side to move, PV) of
@@ -138,7 +140,7 @@ pub fn analysis(report: &SearchReport, shown: Shown) -> String {
         id,
         ply,
         side,
-        size,
+        width,
     } = shown;
     let moves = report.moves.iter().take(ANALYSIS_MOVES).map(|m| {
         let pv: Vec<String> = m.pv.iter().take(MAX_PV).map(ToString::to_string).collect();
@@ -146,7 +148,7 @@ pub fn analysis(report: &SearchReport, shown: Shown) -> String {
             json::array(
                 [mv.from, mv.to, mv.arrow]
                     .iter()
-                    .map(|s| square_number(*s, size).to_string()),
+                    .map(|s| square_number(*s, width).to_string()),
             )
         };
         Object::new()
@@ -178,7 +180,7 @@ mod tests {
         e.set_board_size(6).unwrap();
         let json = position(&e);
         let pieces = e.position().to_string();
-        assert!(json.contains("\"size\":6"), "{json}");
+        assert!(json.contains("\"width\":6,\"height\":6"), "{json}");
         assert!(
             json.contains(&format!("\"position\":\"{pieces}\"")),
             "{json}"
@@ -198,6 +200,24 @@ mod tests {
             e.position().legal_moves().len(),
             "{legal}"
         );
+    }
+
+    #[test]
+    fn a_rectangle_numbers_its_squares_by_rank_and_file() {
+        let mut e = Engine::new(Settings::default());
+        // 5 files, 4 ranks: a White amazon on e1 (number 4), a Black one on a4 (number 15).
+        e.set_position("B4/5/5/4W w".parse().unwrap());
+        let json = position(&e);
+        assert!(json.contains("\"width\":5,\"height\":4"), "{json}");
+        assert!(
+            json.contains("\"pieces\":\"....W..........B....\""),
+            "{json}"
+        );
+        let white = json.split("\"white\":[").nth(1).unwrap();
+        let white: Vec<&str> = white.split(']').next().unwrap().split(',').collect();
+        assert_eq!(white.len(), 20);
+        // d1 (3) and e2 (9) are one queen step from e1; e1 itself is occupied.
+        assert_eq!((white[3], white[9], white[4]), ("1", "1", "-1"));
     }
 
     #[test]

@@ -20,25 +20,30 @@ function el(tag, attrs, parent) {
   return e;
 }
 
-function squareName(n, size) {
-  return String.fromCharCode(97 + (n % size)) + (Math.floor(n / size) + 1);
+function squareName(n, dims) {
+  return String.fromCharCode(97 + (n % dims.w)) + (Math.floor(n / dims.w) + 1);
 }
 
-function squareNumber(name, size) {
+function squareNumber(name, dims) {
   const file = name.charCodeAt(0) - 97;
   const rank = parseInt(name.slice(1), 10) - 1;
-  return rank * size + file;
+  return rank * dims.w + file;
+}
+
+// A board's files (w) and ranks (h).
+function boardDims(pos) {
+  return { w: pos.width, h: pos.height };
 }
 
 // Centre of square n in board coordinates (one unit a square, half a unit of margin).
-function centre(n, size) {
-  const file = n % size, rank = Math.floor(n / size);
-  return [0.5 + file + 0.5, 0.5 + (size - 1 - rank) + 0.5];
+function centre(n, dims) {
+  const file = n % dims.w, rank = Math.floor(n / dims.w);
+  return [0.5 + file + 0.5, 0.5 + (dims.h - 1 - rank) + 0.5];
 }
 
-function parseMove(text, size) {
+function parseMove(text, dims) {
   const m = /^([a-j]\d+)-([a-j]\d+)\/([a-j]\d+)$/.exec(text);
-  return m && { from: squareNumber(m[1], size), to: squareNumber(m[2], size), arrow: squareNumber(m[3], size) };
+  return m && { from: squareNumber(m[1], dims), to: squareNumber(m[2], dims), arrow: squareNumber(m[3], dims) };
 }
 
 function showMessage(text, isError) {
@@ -83,9 +88,9 @@ async function post(path, body) {
 // From the legal moves: amazon -> destination -> arrows.
 function moveTree() {
   const tree = new Map();
-  const size = state.position.size;
+  const dims = boardDims(state.position);
   for (const text of state.position.legal) {
-    const m = parseMove(text, size);
+    const m = parseMove(text, dims);
     if (!m) continue;
     if (!tree.has(m.from)) tree.set(m.from, new Map());
     const tos = tree.get(m.from);
@@ -104,11 +109,11 @@ function canMove() {
 
 function clickSquare(n) {
   if (!canMove()) { selection = null; drawBoard(); return; }
-  const size = state.position.size;
+  const dims = boardDims(state.position);
   if (selection && selection.to !== undefined) {
     const arrows = tree.get(selection.from).get(selection.to);
     if (arrows.includes(n)) {
-      const text = squareName(selection.from, size) + '-' + squareName(selection.to, size) + '/' + squareName(n, size);
+      const text = squareName(selection.from, dims) + '-' + squareName(selection.to, dims) + '/' + squareName(n, dims);
       selection = null;
       post('play', text);
       return;
@@ -132,29 +137,29 @@ function crown(x, y, cls, parent) {
   el('polygon', { points: p, class: cls }, parent);
 }
 
-function drawAmazon(n, color, size, parent, extraClass) {
-  const [x, y] = centre(n, size);
+function drawAmazon(n, color, dims, parent, extraClass) {
+  const [x, y] = centre(n, dims);
   const g = el('g', { class: extraClass || '' }, parent);
   el('circle', { cx: x, cy: y, r: 0.38, class: 'amazon-' + color }, g);
   crown(x, y + 0.02, 'crown-' + color, g);
 }
 
-function drawBurnt(n, size, parent) {
-  const [x, y] = centre(n, size);
+function drawBurnt(n, dims, parent) {
+  const [x, y] = centre(n, dims);
   el('rect', { x: x - 0.42, y: y - 0.42, width: 0.84, height: 0.84, rx: 0.08, class: 'burnt' }, parent);
   el('path', { d: `M${x - .22},${y - .22}L${x + .22},${y + .22}M${x + .22},${y - .22}L${x - .22},${y + .22}`, class: 'burnt-x' }, parent);
 }
 
 function drawTerritory(parent) {
-  const pos = state.position, size = pos.size;
+  const pos = state.position, dims = boardDims(pos);
   let shaded = 0;
-  for (let n = 0; n < size * size; n++) {
+  for (let n = 0; n < dims.w * dims.h; n++) {
     if (pos.pieces[n] !== '.') continue;
     const dw = pos.territory.white[n], db = pos.territory.black[n];
     if (dw < 0 && db < 0) continue;
     const far = 99;
     const w = dw < 0 ? far : dw, b = db < 0 ? far : db;
-    const [x, y] = centre(n, size);
+    const [x, y] = centre(n, dims);
     // Flatten the checkerboard first, so the tints read as colours and not as square colours.
     el('rect', { x: x - 0.5, y: y - 0.5, width: 1, height: 1, fill: '#f3ecdc', 'fill-opacity': 0.8 }, parent);
     if (w === b) {
@@ -175,14 +180,14 @@ function drawTerritory(parent) {
 }
 
 function drawRegions(parent, labels) {
-  const pos = state.position, size = pos.size;
+  const pos = state.position, dims = boardDims(pos);
   const colors = { white: '#1e6fd9', black: '#c0392b', dead: '#777777' };
   let drawn = 0;
   for (const region of pos.regions) {
     const color = colors[region.kind];
     if (!color) continue;
     for (const n of region.squares) {
-      const [x, y] = centre(n, size);
+      const [x, y] = centre(n, dims);
       el('rect', {
         x: x - 0.46, y: y - 0.46, width: 0.92, height: 0.92, fill: color, 'fill-opacity': 0.16,
         stroke: color, 'stroke-width': 0.05, 'stroke-opacity': 0.8,
@@ -191,10 +196,10 @@ function drawRegions(parent, labels) {
     if (region.kind !== 'dead' && region.squares.length) {
       // Label on the region's top-left square.
       const top = region.squares.reduce((a, b) => {
-        const ra = Math.floor(a / size), rb = Math.floor(b / size);
-        return rb > ra || (rb === ra && b % size < a % size) ? b : a;
+        const ra = Math.floor(a / dims.w), rb = Math.floor(b / dims.w);
+        return rb > ra || (rb === ra && b % dims.w < a % dims.w) ? b : a;
       });
-      const [x, y] = centre(top, size);
+      const [x, y] = centre(top, dims);
       const t = el('text', { x: x - 0.46, y: y - 0.2, class: 'region-label', fill: color }, labels);
       t.textContent = (region.kind === 'white' ? 'W ' : 'B ') + (region.movesLeft ?? '?');
     }
@@ -209,11 +214,11 @@ function drawAnalysisArrows(parent) {
     document.body.dataset.arrows = 0;
     return;
   }
-  const size = state.position.size;
+  const dims = boardDims(state.position);
   const total = analysis.moves.reduce((s, m) => s + m.visits, 0) || 1;
   analysis.moves.slice(0, 3).forEach((m, i) => {
     const [from, to, arrow] = m.squares;
-    const [x1, y1] = centre(from, size), [x2, y2] = centre(to, size), [x3, y3] = centre(arrow, size);
+    const [x1, y1] = centre(from, dims), [x2, y2] = centre(to, dims), [x3, y3] = centre(arrow, dims);
     const width = (0.08 + 0.14 * Math.sqrt(m.visits / total)).toFixed(3);
     const color = ARROW_COLORS[i];
     const g = el('g', { class: 'analysis-arrow', opacity: i === 0 ? 0.9 : 0.75 }, parent);
@@ -228,8 +233,8 @@ function drawAnalysisArrows(parent) {
 function drawBoard() {
   const board = $('board');
   if (!state) return;
-  const pos = state.position, size = pos.size;
-  board.setAttribute('viewBox', `0 0 ${size + 1} ${size + 1}`);
+  const pos = state.position, dims = boardDims(pos);
+  board.setAttribute('viewBox', `0 0 ${dims.w + 1} ${dims.h + 1}`);
   board.textContent = '';
   const defs = el('defs', {}, board);
   ARROW_COLORS.forEach((c, i) => {
@@ -237,20 +242,22 @@ function drawBoard() {
     el('path', { d: 'M0,0L10,5L0,10z', fill: c }, m);
   });
   const squares = el('g', {}, board);
-  for (let n = 0; n < size * size; n++) {
-    const [x, y] = centre(n, size);
-    const file = n % size, rank = Math.floor(n / size);
+  for (let n = 0; n < dims.w * dims.h; n++) {
+    const [x, y] = centre(n, dims);
+    const file = n % dims.w, rank = Math.floor(n / dims.w);
     const r = el('rect', {
       x: x - 0.5, y: y - 0.5, width: 1, height: 1,
       class: 'sq ' + ((file + rank) % 2 === 0 ? 'dark' : 'light'),
-      'data-sq': squareName(n, size),
+      'data-sq': squareName(n, dims),
     }, squares);
     r.addEventListener('click', () => clickSquare(n));
   }
-  for (let i = 0; i < size; i++) {
-    const f = el('text', { x: 0.5 + i + 0.5, y: size + 0.85, 'text-anchor': 'middle', class: 'coord' }, board);
+  for (let i = 0; i < dims.w; i++) {
+    const f = el('text', { x: 0.5 + i + 0.5, y: dims.h + 0.85, 'text-anchor': 'middle', class: 'coord' }, board);
     f.textContent = String.fromCharCode(97 + i);
-    const r = el('text', { x: 0.25, y: 0.5 + (size - 1 - i) + 0.6, 'text-anchor': 'middle', class: 'coord' }, board);
+  }
+  for (let i = 0; i < dims.h; i++) {
+    const r = el('text', { x: 0.25, y: 0.5 + (dims.h - 1 - i) + 0.6, 'text-anchor': 'middle', class: 'coord' }, board);
     r.textContent = String(i + 1);
   }
   const overlay = el('g', { 'pointer-events': 'none' }, board);
@@ -261,34 +268,34 @@ function drawBoard() {
   if ($('regions').checked) drawRegions(overlay, labels);
   // The last move: where the amazon came from and went, and its arrow.
   if (state.ply > 0) {
-    const m = parseMove(state.moves[state.ply - 1], size);
+    const m = parseMove(state.moves[state.ply - 1], dims);
     if (m) for (const n of [m.from, m.to, m.arrow]) {
-      const [x, y] = centre(n, size);
+      const [x, y] = centre(n, dims);
       el('rect', { x: x - 0.46, y: y - 0.46, width: 0.92, height: 0.92, class: 'last-move' }, overlay);
     }
   }
   const pieces = el('g', { 'pointer-events': 'none' }, board);
-  for (let n = 0; n < size * size; n++) {
+  for (let n = 0; n < dims.w * dims.h; n++) {
     const p = pos.pieces[n];
     if (selection && selection.to !== undefined && n === selection.from) continue;
-    if (p === 'W') drawAmazon(n, 'white', size, pieces);
-    else if (p === 'B') drawAmazon(n, 'black', size, pieces);
-    else if (p === 'x') drawBurnt(n, size, pieces);
+    if (p === 'W') drawAmazon(n, 'white', dims, pieces);
+    else if (p === 'B') drawAmazon(n, 'black', dims, pieces);
+    else if (p === 'x') drawBurnt(n, dims, pieces);
   }
   const marks = el('g', { 'pointer-events': 'none' }, board);
   if (selection) {
-    const [sx, sy] = centre(selection.from, size);
+    const [sx, sy] = centre(selection.from, dims);
     el('rect', { x: sx - 0.5, y: sy - 0.5, width: 1, height: 1, class: 'selected' }, marks);
     const color = pos.toMove;
     if (selection.to === undefined) {
       for (const to of tree.get(selection.from).keys()) {
-        const [x, y] = centre(to, size);
+        const [x, y] = centre(to, dims);
         el('circle', { cx: x, cy: y, r: 0.15, class: 'target-to' }, marks);
       }
     } else {
-      drawAmazon(selection.to, color, size, marks, 'ghost');
+      drawAmazon(selection.to, color, dims, marks, 'ghost');
       for (const a of tree.get(selection.from).get(selection.to)) {
-        const [x, y] = centre(a, size);
+        const [x, y] = centre(a, dims);
         el('circle', { cx: x, cy: y, r: 0.15, class: 'target-arrow' }, marks);
       }
     }
