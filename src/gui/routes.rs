@@ -5,9 +5,9 @@
 //! - `GET /api/state`: the state (JSON); `GET /api/events`: the event stream (`state` and
 //!   `analysis` events); `GET /api/sgf`: the whole line as an SGF file.
 //! - `POST /api/...` with a plain-text body: `play` (a move), `undo`, `redo`, `goto` (a number
-//!   of moves), `new` (a board: `N` for N x N, or `WxH`), `position` (a position string), `sgf` (SGF text),
-//!   `players` (`white=human black=engine`), `time` (a time control), `analysis` (`on`/`off`),
-//!   `resume`. They answer the new state, or 400 with `{"error": ...}`. They must carry the
+//!   of moves), `new` (a board: `N` for N x N, or `WxH`), `position` (a position string), `sgf`
+//!   (SGF text), `players` (`white=human black=engine`), `time` (a time control), `analysis`
+//!   (`on`/`off`), `resume`. They answer the new state, or 400 with `{"error": ...}`. They must carry the
 //!   header `X-Hippolyta: 1`, which other sites' pages cannot send without the server's consent
 //!   (which it never gives), so a page elsewhere cannot drive the game.
 //! - Anything else is one of the embedded files, or 404.
