@@ -211,6 +211,8 @@ def main():
 
         print("a small rectangular board: 5x4 from the board menu, a move by clicks, the engine's answer")
         post(url, "players", "white=human black=engine")
+        b.wait("the board menu to show the 8x8 board", "document.getElementById('size').value === '8' && "
+               "document.getElementById('black').value === 'engine'")
         b.click("#setup summary")
         b.js("document.getElementById('size').value = '5x4'")
         b.click("#new")
@@ -222,6 +224,8 @@ def main():
         b.wait("arrow targets to be shown", "document.querySelectorAll('.target-arrow').length > 0")
         b.click('[data-sq="d2"]')
         b.wait("the engine's answer", "document.body.dataset.ply === '2'")
+        if b.js("document.getElementById('size').value") != "5x4":
+            raise RuntimeError("the board menu should show 5x4")
         moves = b.js("[...document.querySelectorAll('#moves li')].map(li => li.textContent)")
         if moves[1] != "1. b1-b2/d2":
             raise RuntimeError(f"unexpected move list {moves}")

@@ -428,6 +428,12 @@ function render(newState) {
   $('black').value = state.players.black;
   if (document.activeElement !== $('position')) $('position').value = state.position.position;
   if (document.activeElement !== $('time')) $('time').value = state.clock.control;
+  if (document.activeElement !== $('size')) {
+    // The board menu follows the board on screen, when it lists it.
+    const { w, h } = boardDims(state.position);
+    const name = w === h && w >= 6 ? String(w) : `${w}x${h}`;
+    if ([...$('size').options].some((o) => o.value === name)) $('size').value = name;
+  }
   $('resume').disabled = !(state.paused && state.players[state.position.toMove] === 'engine');
   $('back').disabled = $('first').disabled = $('undo').disabled = state.ply === 0;
   $('forward').disabled = $('last').disabled = state.ply === state.moves.length;
