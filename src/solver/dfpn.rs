@@ -219,9 +219,14 @@ impl<'a> Search<'a> {
                 let (pn, dn) = if step.d == 0 {
                     (0, INF)
                 } else {
-                    // As the search numbered it.
-                    let ahead = view.ahead(pos.side_to_move());
-                    self.arrow_numbers(pos, key, &view, None, ahead)
+                    match self.table.get(key) {
+                        Some(v) => v,
+                        // As the search numbered it.
+                        None => {
+                            let ahead = view.ahead(pos.side_to_move());
+                            self.new_leaf_numbers(pos, &view, None, ahead)
+                        }
+                    }
                 };
                 pos.unshoot(arrow);
                 let status = if dn == 0 {
@@ -286,21 +291,16 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Numbers of whole-move position `pos` (just after an arrow, keyed `key`, with view `view`):
-    /// the table's, else those of a new leaf, settled by `settled` when the view's verdict is
-    /// known, else by the view with its pockets (which take more work, so only for a leaf the
-    /// territories leave open).
-    fn arrow_numbers(
+    /// Numbers of whole-move position `pos` (just after an arrow, with view `view`) as a new
+    /// leaf: settled by `settled` when the view's verdict is known, else by the view with its
+    /// pockets (which take more work, so only for a leaf the territories leave open).
+    fn new_leaf_numbers(
         &mut self,
         pos: &Position,
-        key: u64,
         view: &View,
         settled: Option<bool>,
         ahead: bool,
     ) -> (u32, u32) {
-        if let Some(v) = self.table.get(key) {
-            return v;
-        }
         let settled = settled.or_else(|| view.settle(pos, self.endgame));
         self.leaf_numbers(pos, settled, ahead)
     }
@@ -558,24 +558,24 @@ impl<'a> Search<'a> {
     ) {
         for i in 0..children.len() {
             let Child { mv, key, .. } = children[i];
-            let (pn, dn) = match half {
-                Half::Step => match self.table.get(key) {
-                    Some(v) => v,
-                    None => {
+            let (pn, dn) = match self.table.get(key) {
+                Some(v) => v,
+                None => match half {
+                    Half::Step => {
                         pos.step(mv.from, mv.to);
                         let v = step_numbers(pos, mv.to);
                         pos.step(mv.from, mv.to);
                         v
                     }
+                    Half::Arrow { .. } => {
+                        let c = children[i];
+                        let view = self.views[ply][c.view as usize];
+                        pos.shoot(mv.arrow);
+                        let v = self.new_leaf_numbers(pos, &view, c.settled, c.ahead);
+                        pos.unshoot(mv.arrow);
+                        v
+                    }
                 },
-                Half::Arrow { .. } => {
-                    let c = children[i];
-                    let view = self.views[ply][c.view as usize];
-                    pos.shoot(mv.arrow);
-                    let v = self.arrow_numbers(pos, key, &view, c.settled, c.ahead);
-                    pos.unshoot(mv.arrow);
-                    v
-                }
             };
             // After a step the same side moves again; after an arrow the turn passes.
             let (p, d) = match half {
