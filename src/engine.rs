@@ -316,9 +316,14 @@ impl Engine {
     /// A new game on a board of side `size` (6 to 10).
     pub fn set_board_size(&mut self, size: usize) -> Result<(), EngineError> {
         let start = Position::start(size).ok_or(EngineError::UnacceptableSize(size))?;
+        self.restart_from(start);
+        Ok(())
+    }
+
+    /// A new game from `start`, with full clocks.
+    pub fn restart_from(&mut self, start: Position) {
         self.new_game(Game::new(start));
         self.clock.reset();
-        Ok(())
     }
 
     /// A new game from the start position of the current board size, with full clocks. Board
@@ -330,8 +335,7 @@ impl Engine {
             .square_size()
             .and_then(Position::start)
             .unwrap_or_else(|| self.game.start().clone());
-        self.new_game(Game::new(start));
-        self.clock.reset();
+        self.restart_from(start);
     }
 
     /// A new game from `position`.

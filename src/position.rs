@@ -37,6 +37,16 @@ pub struct Position {
     hash: u64,
 }
 
+/// Reads a board name `WxH` (e.g. `5x6`: W files, H ranks) as (files, ranks).
+pub fn parse_dims(text: &str) -> Option<(usize, usize)> {
+    let (w, h) = text
+        .trim()
+        .to_ascii_lowercase()
+        .split_once('x')
+        .map(|(w, h)| (w.parse::<usize>().ok(), h.parse::<usize>().ok()))?;
+    Some((w?, h?))
+}
+
 impl Position {
     /// An empty board of side `size` (2..=10) with `side` to move.
     pub fn empty(size: usize, side: Color) -> Position {

@@ -299,7 +299,7 @@ fn wins_cached(p: &mut Position, cache: &mut [u64]) -> bool {
 #[ignore]
 fn named_start_by_exhaustive_search() {
     let dims = std::env::var("SOLVE_EXHAUSTIVE").unwrap_or_else(|_| "4x4".into());
-    let (w, h) = hippolyta::solver::cli::parse_dims(&dims).expect("WxH");
+    let (w, h) = hippolyta::position::parse_dims(&dims).expect("WxH");
     let p = Position::named_start(w, h).expect("a named start");
     let started = std::time::Instant::now();
     let mut cache = vec![0u64; 1 << 28];

@@ -115,7 +115,7 @@ fn command(path: &str, body: &str) -> Result<Option<Command>, String> {
             let bad = || format!("bad board size '{body}' (N for N x N, or WxH: W files, H ranks)");
             let (w, h) = match body.trim().parse::<usize>() {
                 Ok(n) => (n, n),
-                Err(_) => crate::solver::cli::parse_dims(body).ok_or_else(bad)?,
+                Err(_) => crate::position::parse_dims(body).ok_or_else(bad)?,
             };
             Command::NewGame(w, h)
         }

@@ -508,9 +508,7 @@ impl Session {
                 let start = Position::named_start(width, height).ok_or_else(|| {
                     format!("no start position for {width}x{height} (files and ranks 4 to 10)")
                 })?;
-                self.engine.set_position(start);
-                // Full clocks, as for any new game.
-                self.engine.clear_board();
+                self.engine.restart_from(start);
                 self.new_line();
             }
             Command::SetPosition(text) => {

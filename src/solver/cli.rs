@@ -6,7 +6,7 @@
 
 use super::{Limits, MoveStatus, Solver, Verdict};
 use crate::matches::interrupt;
-use crate::position::Position;
+use crate::position::{parse_dims, Position};
 use clap::Args;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -35,16 +35,6 @@ pub struct SolveArgs {
     /// Seconds between progress lines.
     #[arg(long, default_value_t = 10.0)]
     pub progress: f64,
-}
-
-/// Reads `WxH` (e.g. `5x6`) as (files, ranks).
-pub fn parse_dims(text: &str) -> Option<(usize, usize)> {
-    let (w, h) = text
-        .trim()
-        .to_ascii_lowercase()
-        .split_once('x')
-        .map(|(w, h)| (w.parse::<usize>().ok(), h.parse::<usize>().ok()))?;
-    Some((w?, h?))
 }
 
 fn start_position(args: &SolveArgs) -> Result<Position, String> {
