@@ -150,6 +150,22 @@ def post(url, path, body):
         return json.load(r)
 
 
+def play_and_wait(b, frm, to, arrow):
+    """Plays the first move of a game by clicks (the amazon, its destination, the arrow square),
+    waits for the engine's answer and returns the move list."""
+    b.click(f'[data-sq="{frm}"]')
+    b.wait("destinations to be shown", "document.querySelectorAll('.target-to').length > 0")
+    b.click(f'[data-sq="{to}"]')
+    b.wait("arrow targets to be shown", "document.querySelectorAll('.target-arrow').length > 0")
+    b.click(f'[data-sq="{arrow}"]')
+    b.wait("the engine's answer", "document.body.dataset.ply === '2'")
+    moves = b.js("[...document.querySelectorAll('#moves li')].map(li => li.textContent)")
+    if moves[1] != f"1. {frm}-{to}/{arrow}":
+        raise RuntimeError(f"unexpected move list {moves}")
+    print(f"  engine answered {moves[2]}")
+    return moves
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--url", required=True)
@@ -169,16 +185,9 @@ def main():
                "document.querySelectorAll('[data-sq]').length === 100")
 
         print("plays d1-d7/g7 by clicks and waits for the engine's answer")
-        b.click('[data-sq="d1"]')
-        b.wait("destinations to be shown", "document.querySelectorAll('.target-to').length > 0")
-        b.click('[data-sq="d7"]')
-        b.wait("arrow targets to be shown", "document.querySelectorAll('.target-arrow').length > 0")
-        b.click('[data-sq="g7"]')
-        b.wait("the engine's answer", "document.body.dataset.ply === '2'")
-        moves = b.js("[...document.querySelectorAll('#moves li')].map(li => li.textContent)")
-        if moves[1] != "1. d1-d7/g7" or len(moves) != 3:
+        moves = play_and_wait(b, "d1", "d7", "g7")
+        if len(moves) != 3:
             raise RuntimeError(f"unexpected move list {moves}")
-        print(f"  engine answered {moves[2]}")
         b.screenshot(os.path.join(args.out, "gui-move.png"))
 
         print("switches on analysis and the territory overlay")
@@ -218,18 +227,9 @@ def main():
         b.click("#new")
         b.wait("the 5x4 board", "document.body.dataset.ply === '0' && "
                "document.querySelectorAll('[data-sq]').length === 20")
-        b.click('[data-sq="b1"]')
-        b.wait("destinations to be shown", "document.querySelectorAll('.target-to').length > 0")
-        b.click('[data-sq="b2"]')
-        b.wait("arrow targets to be shown", "document.querySelectorAll('.target-arrow').length > 0")
-        b.click('[data-sq="d2"]')
-        b.wait("the engine's answer", "document.body.dataset.ply === '2'")
+        play_and_wait(b, "b1", "b2", "d2")
         if b.js("document.getElementById('size').value") != "5x4":
             raise RuntimeError("the board menu should show 5x4")
-        moves = b.js("[...document.querySelectorAll('#moves li')].map(li => li.textContent)")
-        if moves[1] != "1. b1-b2/d2":
-            raise RuntimeError(f"unexpected move list {moves}")
-        print(f"  engine answered {moves[2]}")
         b.screenshot(os.path.join(args.out, "gui-rectangle.png"))
 
         print("narrow screen (phone)")

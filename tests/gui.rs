@@ -133,21 +133,26 @@ fn wait_for(addr: SocketAddr, what: &str, done: impl Fn(&str) -> bool) -> String
     }
 }
 
-#[test]
-fn a_whole_game_through_the_api() {
-    let gui = start(PlayerKind::Random);
-    let addr = gui.addr();
-    let s = ok(addr, "/api/new", "6");
-    assert_eq!((field(&s, "width"), field(&s, "height")), ("6", "6"));
-    // Human against human to the end, always the first legal move.
+/// Plays human against human from state `s` to the end, always the first legal move: the final
+/// state and the moves played.
+fn play_out(addr: SocketAddr, mut s: String) -> (String, Vec<String>) {
     let mut played = Vec::new();
-    let mut s = state(addr);
     while field(&s, "winner") == "null" {
         let legal = strings(field(&s, "legal"));
         assert!(!legal.is_empty(), "{s}");
         s = ok(addr, "/api/play", &legal[0]);
         played.push(legal[0].clone());
     }
+    (s, played)
+}
+
+#[test]
+fn a_whole_game_through_the_api() {
+    let gui = start(PlayerKind::Random);
+    let addr = gui.addr();
+    let s = ok(addr, "/api/new", "6");
+    assert_eq!((field(&s, "width"), field(&s, "height")), ("6", "6"));
+    let (s, played) = play_out(addr, state(addr));
     let winner = field(&s, "winner").trim_matches('"').to_string();
     assert!(winner == "white" || winner == "black", "{s}");
     assert!(field(&s, "text").starts_with(&format!("\"{}+", &winner[..1].to_uppercase())));
@@ -188,13 +193,7 @@ fn a_rectangle_through_the_api() {
     let s = ok(addr, "/api/new", "5x4");
     assert_eq!((field(&s, "width"), field(&s, "height")), ("5", "4"));
     assert_eq!(field(&s, "pieces"), "\".W.W.W...WB...B.B.B.\"");
-    let mut s = s;
-    let mut played = Vec::new();
-    while field(&s, "winner") == "null" {
-        let legal = strings(field(&s, "legal"));
-        s = ok(addr, "/api/play", &legal[0]);
-        played.push(legal[0].clone());
-    }
+    let (_, played) = play_out(addr, s);
     let (status, sgf) = get(addr, "/api/sgf");
     assert_eq!(status, 200);
     assert!(sgf.contains("SZ[5:4]"), "{sgf}");
