@@ -34,7 +34,7 @@
 //! odd in number: it gets the last one if both just fill).
 
 use super::symmetry::{Blank, Keys, Symmetries};
-use super::table::Table;
+use super::table::{step_bit, Table};
 use super::view::View;
 use super::MoveStatus;
 use crate::bitboard::Bitboard;
@@ -347,8 +347,14 @@ impl<'a> Search<'a> {
         }
         let mut children = std::mem::take(&mut self.buffers[ply]);
         children.clear();
+        // The half-way children stored under this position (see `Probe::steps`): only they are
+        // probed, and the ones searched below are added.
+        let mut steps = match half {
+            Half::Step => self.table.probe(key).map_or(0, |e| e.steps),
+            Half::Arrow { .. } => 0,
+        };
         match half {
-            Half::Step => self.expand_steps(pos, &keys, &view, &mut children),
+            Half::Step => self.expand_steps(pos, &keys, &view, steps, &mut children),
             Half::Arrow { from, to } => {
                 self.expand_arrows(pos, &keys, &view, from, to, ply, &mut children)
             }
@@ -369,6 +375,7 @@ impl<'a> Search<'a> {
             let (p, d) = match half {
                 Half::Step => {
                     let (from, to) = (c.mv.from, c.mv.to);
+                    steps |= step_bit(c.key);
                     let child_keys = self.sym.after_step(&keys, from, to, side);
                     pos.step(from, to);
                     let child = Half::Arrow { from, to };
@@ -405,7 +412,7 @@ impl<'a> Search<'a> {
                 self.counters.disproven += 1;
             }
             self.table
-                .put(key, pn, dn, self.counters.nodes - start_nodes);
+                .put(key, pn, dn, self.counters.nodes - start_nodes, steps);
         }
         if ply == 0 {
             self.root.clone_from(&children);
@@ -427,6 +434,7 @@ impl<'a> Search<'a> {
         pos: &mut Position,
         keys: &Keys,
         view: &View,
+        steps: u32,
         children: &mut Vec<Child>,
     ) {
         let side = pos.side_to_move();
@@ -451,9 +459,12 @@ impl<'a> Search<'a> {
         }
         let mut push = |from: Square, to: Square| {
             // All keys first, their buckets prefetched, so the probes below overlap their memory
-            // accesses instead of stalling one by one.
+            // accesses instead of stalling one by one. Most steps were never stored: those the
+            // filter rules out are numbered without a probe.
             let key = self.sym.after_step(keys, from, to, side).canonical();
-            self.table.prefetch(key);
+            if steps & step_bit(key) != 0 {
+                self.table.prefetch(key);
+            }
             children.push(Child {
                 mv: Move::new(from, to, to),
                 p: 1,
@@ -472,7 +483,7 @@ impl<'a> Search<'a> {
         if let Some(m) = fill {
             push(m.from, m.to);
         }
-        self.number_children(pos, Half::Step, 0, children);
+        self.number_children(pos, Half::Step, 0, steps, children);
     }
 
     /// Fills `children` with the arrows of the amazon that stepped `from` to `to`, numbered by
@@ -542,11 +553,12 @@ impl<'a> Search<'a> {
             children.retain(|c| c.d == 0 || c.d >= best);
         }
         self.views[ply] = views;
-        self.number_children(pos, Half::Arrow { from, to }, ply, children);
+        self.number_children(pos, Half::Arrow { from, to }, ply, u32::MAX, children);
     }
 
     /// Numbers the `children` of a node at `half` of its side's move (their buckets already
-    /// prefetched) from the table, else statically: a step by [`step_numbers`], an arrow by
+    /// prefetched) from the table (only those whose [`step_bit`] is in `filter`), else
+    /// statically: a step by [`step_numbers`], an arrow by
     /// [`Search::leaf_numbers`] of the position after it. Stops early at a child that proves the node,
     /// then merges symmetric duplicates (in key order; [`numbers`] picks the best).
     fn number_children(
@@ -554,11 +566,17 @@ impl<'a> Search<'a> {
         pos: &mut Position,
         half: Half,
         ply: usize,
+        filter: u32,
         children: &mut Vec<Child>,
     ) {
         for i in 0..children.len() {
             let Child { mv, key, .. } = children[i];
-            let (pn, dn) = match self.table.get(key) {
+            let stored = if filter & step_bit(key) != 0 {
+                self.table.get(key)
+            } else {
+                None
+            };
+            let (pn, dn) = match stored {
                 Some(v) => v,
                 None => match half {
                     Half::Step => {
