@@ -2,9 +2,10 @@
 //!
 //! Every node holds, for its side to move, a proof number `pn` (how many leaves must still be
 //! settled to prove a win, at least) and a disproof number `dn` (to prove a loss). With children
-//! seen from the other side, `pn = min dn(child)` and `dn = sum pn(child)`. df-pn walks down to the
-//! most proving child with thresholds (Nagai 2002) instead of returning to the root each time, and
-//! keeps results in the transposition table.
+//! seen from the other side, `pn = min dn(child)`, and `dn` is the *weak* disproof number of Ueda
+//! et al. (2008): the largest `pn(child)` plus one for each other child not yet settled, instead
+//! of the sum. df-pn walks down to the most proving child with thresholds (Nagai 2002) instead of
+//! returning to the root each time, and keeps results in the transposition table.
 //!
 //! A move is searched as two plies of the same side: the queen step, then the arrow (after a step
 //! the same side moves again, so a step's numbers count for its parent unswapped). An expansion
@@ -22,8 +23,11 @@
 //!   1 + epsilon trick (Pawlewicz and Lew 2007), `dn2 * (1 + 1/16)`, so the search stays longer in
 //!   a subtree before switching.
 //! - *Overestimated disproof numbers* where transpositions are summed twice: a DAG inefficiency
-//!   only (never a wrong result); symmetric children are merged first, which removes the commonest
-//!   case on symmetric positions.
+//!   only (never a wrong result). Amazons transposes everywhere (two moves in either order), and a
+//!   sum counts a shared subtree once per path to it, so the search kept leaving positions whose
+//!   refutation was nearly done for siblings with fewer paths. The weak disproof number (max plus
+//!   the other open children) counts each child once: the 5x4 start took 3.3 M nodes instead of
+//!   6.3 M, 4x5 17.4 M instead of 27.6 M (`--hash 1024`). Symmetric children are merged too.
 //!
 //! Keys and moves use the regions ([`super::view`]): a whole-move position is keyed by its mixed
 //! regions and its territory balance alone, and its side tries one fill move in its territories.
@@ -55,17 +59,16 @@ const CHECK_EVERY: u64 = 1024;
 /// Endgame nodes allowed for finding a perfect territory move.
 const FILL_BUDGET: u64 = 20_000;
 /// How much harder a leaf whose side to move leads the naive race is taken to be to refute.
-/// Nodes by factor (2 / 4 / 8 / 16 / 32): the 5x5 position after b1-b3/d3 b5-b4/e1 28.5 M /
-/// 26.2 M / 20.9 M / 22.9 M / 15.2 M; the 5x5 position after b1-b3/d3 `-` / 210.2 M / 189.5 M /
-/// `-` / 163.8 M; 4x6 `-` / 169.8 M / `-` / 179.7 M / 189.9 M; 4x5 `-` / 28.9 M / 29.7 M / `-` /
-/// 27.3 M; 5x4 `-` / 2.19 M / 2.14 M / 2.65 M / 7.04 M. The 5x5 proofs (the open bar) and real
-/// 10x10 positions decided it: on the 72 positions of the README's threshold run proven both ways,
-/// 1.19 M nodes in all at 4 against 0.65 M at 32. Very small fights got dearer (a 6x6 position
-/// with 12 empty squares: 1,597 nodes -> 15,064).
-const AHEAD: u32 = 32;
+/// With weak disproof numbers, nodes by factor (1 / 2 / 4 / 8 / 16 / 32 / 64, `--hash 1024`):
+/// 5x4 1.00 M / 0.39 M / 1.26 M / 1.98 M / 2.71 M / 3.28 M / 3.35 M; 4x5 14.3 M / 13.4 M /
+/// 14.3 M / 17.1 M / 16.7 M / 17.4 M / 17.3 M; the 5x5 position after b1-b3/d3 b5-b4/e1
+/// (`3B1/BB2B/1W1x1/W3W/3Wx w`) 4.12 M / 3.43 M / 3.84 M / 4.52 M / 7.40 M / 9.97 M / 10.1 M.
+/// (With summed disproof numbers 32 had been best on the 5x5 proofs, and 4 on 5x4 and 4x6.)
+const AHEAD: u32 = 2;
 
 /// A child of an expanded node, with its numbers seen from the parent: `p` is what it offers the
-/// parent's proof number (a minimum over children), `d` what it adds to the disproof number (a sum).
+/// parent's proof number (a minimum over children), `d` what it gives the disproof number (the
+/// largest `d`, plus one for each other child with `d > 0`).
 /// After a queen step the same side moves again, so a step's `(p, d)` is its own `(pn, dn)`; after
 /// an arrow the turn passes and they swap.
 ///
@@ -362,7 +365,7 @@ impl<'a> Search<'a> {
 
         let side = pos.side_to_move();
         let (pn, dn) = loop {
-            let (pn, dn, best, p2) = numbers(&children, self.salt);
+            let (pn, dn, best, p2, others) = numbers(&children, self.salt);
             if pn >= th_pn || dn >= th_dn || self.aborted {
                 break (pn, dn);
             }
@@ -370,8 +373,9 @@ impl<'a> Search<'a> {
             // The child's p is this node's pn: stay below the second best (widened) and th_pn.
             let widened = (p2 as u64 + 1).max(p2 as u64 + p2 as u64 / 16);
             let th_p = widened.min(th_pn as u64) as u32;
-            // The child's d adds to this node's dn: keep the sum below th_dn.
-            let th_d = (th_dn as u64 - dn as u64 + c.d as u64).min(INF as u64) as u32;
+            // This node's dn is at least the child's d plus the other open children: keep it below
+            // th_dn (`dn < th_dn` makes this exceed `c.d`, so the child always has room).
+            let th_d = th_dn - others;
             let (p, d) = match half {
                 Half::Step => {
                     let (from, to) = (c.mv.from, c.mv.to);
@@ -614,14 +618,16 @@ impl<'a> Search<'a> {
 }
 
 /// `(pn, dn, index of the child with the least p (ties broken as `salt` says), least p of the
-/// others)` of a node from its children.
+/// others, open children but one)` of a node from its children: `pn` the least `p`, `dn` the
+/// weak disproof number, the largest `d` plus one for each other child not yet refuted (`d > 0`).
 #[inline]
-fn numbers(children: &[Child], salt: u64) -> (u32, u32, usize, u32) {
+fn numbers(children: &[Child], salt: u64) -> (u32, u32, usize, u32, u32) {
     let mut best = 0;
     let mut p1 = INF;
     let mut t1 = u64::MAX;
     let mut p2 = INF;
-    let mut sum: u64 = 0;
+    let mut max_d = 0;
+    let mut open = 0u32;
     for (i, c) in children.iter().enumerate() {
         // Ties in p go to the child with the smaller d (the easier one to refute), or in helper
         // threads to a salted hash of the child.
@@ -638,16 +644,20 @@ fn numbers(children: &[Child], salt: u64) -> (u32, u32, usize, u32) {
         } else if c.p < p2 {
             p2 = c.p;
         }
-        sum += c.d as u64;
+        if c.d > 0 {
+            open += 1;
+            max_d = max_d.max(c.d);
+        }
     }
     let pn = p1;
-    // A child with d INF has p 0, which makes pn 0: the sum is only used when all are finite.
+    let others = open.saturating_sub(1);
+    // A child with d INF has p 0, which makes pn 0: the dn is only used when all are finite.
     let dn = if pn == 0 {
         INF
     } else {
-        sum.min(MAX_FINITE as u64) as u32
+        (max_d as u64 + others as u64).min(MAX_FINITE as u64) as u32
     };
-    (pn, dn, best, p2)
+    (pn, dn, best, p2, others)
 }
 
 /// Initial numbers of an unsettled leaf from queen mobility (destinations, not counting arrows):
@@ -670,7 +680,9 @@ fn initial_numbers(pos: &Position) -> (u32, u32) {
 
 /// Initial numbers of a half-way node (an amazon stepped to `to`, its arrow to come), for its side
 /// to move: what expanding it would give if every arrow led to a leaf numbered by
-/// [`initial_numbers`] (the minimum over arrows of the opponent's dn, the sum of their pn).
+/// [`initial_numbers`] and disproof numbers were summed (the minimum over arrows of the
+/// opponent's dn, the sum of their pn). With the weak disproof number this is larger than an
+/// expansion gives; the figures in the module comment are with it.
 #[inline]
 fn step_numbers(pos: &Position, to: Square) -> (u32, u32) {
     let mobility = |c| -> u32 {
