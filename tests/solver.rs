@@ -1,6 +1,6 @@
 //! The proof-number solver against plain exhaustive search on random small positions.
 
-use hippolyta::solver::{Limits, MoveStatus, Solver, Verdict};
+use hippolyta::solver::{Disproof, Limits, MoveStatus, Solver, Verdict};
 use hippolyta::{Bitboard, Color, Piece, Position, Square};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -176,6 +176,18 @@ fn threaded_solver_agrees_with_exhaustive_search() {
     );
 }
 
+/// Summed disproof numbers (the `--disproof sum` option) steer the search differently, with its
+/// own threshold arithmetic: the verdicts must not change either.
+#[test]
+fn summed_disproof_numbers_agree_with_exhaustive_search() {
+    let (wins_seen, losses_seen, _, _) =
+        check_agreement_with(random_position, Disproof::Sum, 1, 500, 4242);
+    assert!(
+        wins_seen > 100 && losses_seen > 100,
+        "{wins_seen} {losses_seen}"
+    );
+}
+
 /// Solves `count` random positions with `threads` threads and checks each verdict (and each
 /// winning move) against the exhaustive search. Returns wins, losses, skipped positions and the
 /// count by empty squares.
@@ -190,8 +202,20 @@ fn check_agreement_of(
     count: u32,
     seed: u64,
 ) -> (u32, u32, u32, [u32; 15]) {
+    check_agreement_with(draw, Disproof::default(), threads, count, seed)
+}
+
+/// [`check_agreement_of`] with disproof numbers made as `disproof` says.
+fn check_agreement_with(
+    draw: fn(&mut StdRng, u32) -> Position,
+    disproof: Disproof,
+    threads: usize,
+    count: u32,
+    seed: u64,
+) -> (u32, u32, u32, [u32; 15]) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut solver = Solver::with_threads(16, threads);
+    solver.set_disproof(disproof);
     let never = AtomicBool::new(false);
     let mut memo = Memo::default();
     let (mut wins_seen, mut losses_seen, mut skipped) = (0, 0, 0);
@@ -330,6 +354,21 @@ fn solve_command_line() {
         text(&out.stdout).lines().last(),
         Some("result: win a1-b1/a1")
     );
+    // Both ways of making disproof numbers prove the same.
+    let out = hippolyta(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--disproof",
+        "sum",
+        "--hash",
+        "8",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("summed disproof numbers"), "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("result: loss"));
+    let out = hippolyta(&["solve", "--board", "4x4", "--disproof", "max"]);
+    assert_eq!(out.status.code(), Some(2));
     let out = hippolyta(&["solve", "--board", "5x5", "--nodes", "3000", "--hash", "8"]);
     assert_eq!(text(&out.stdout).lines().last(), Some("result: unknown"));
     let out = hippolyta(&["solve", "--board", "5by5"]);

@@ -194,7 +194,7 @@ fn a_stopped_search_still_answers_with_a_legal_move() {
             ..PlayerConfig::default()
         },
     );
-    // A node per 8 playouts: 50,000 nodes, several times what the proof takes (15,064).
+    // A node per 8 playouts: 50,000 nodes, many times what the proof takes (891).
     let limits = SearchLimits {
         playouts: Some(400_000),
         ..SearchLimits::default()

@@ -3,8 +3,8 @@
 //! Every node holds, for its side to move, a proof number `pn` (how many leaves must still be
 //! settled to prove a win, at least) and a disproof number `dn` (to prove a loss). With children
 //! seen from the other side, `pn = min dn(child)`, and `dn` is the *weak* disproof number of Ueda
-//! et al. (2008): the largest `pn(child)` plus one for each other child not yet settled, instead
-//! of the sum. df-pn walks down to the most proving child with thresholds (Nagai 2002) instead of
+//! et al. (2008): the largest `pn(child)` plus one for each other child not yet settled (or, as
+//! an option, their sum). df-pn walks down to the most proving child with thresholds (Nagai 2002) instead of
 //! returning to the root each time, and keeps results in the transposition table.
 //!
 //! A move is searched as two plies of the same side: the queen step, then the arrow (after a step
@@ -26,21 +26,24 @@
 //!   only (never a wrong result). Amazons transposes everywhere (two moves in either order), and a
 //!   sum counts a shared subtree once per path to it, so the search kept leaving positions whose
 //!   refutation was nearly done for siblings with fewer paths. The weak disproof number (max plus
-//!   the other open children) counts each child once: the 5x4 start took 3.3 M nodes instead of
-//!   6.3 M, 4x5 17.4 M instead of 27.6 M (`--hash 1024`). Symmetric children are merged too.
+//!   the other open children, [`Disproof::Weak`], the default) counts each child once: 5x4 took
+//!   0.39 M nodes instead of 6.3 M, 4x5 13.4 M instead of 27.6 M, 4x6 42.4 M instead of 190 M.
+//!   It ignores progress inside the children that are not the largest, though, and on the 5x5
+//!   start, whose root has 130 moves to spread over, summing ([`Disproof::Sum`]) was faster:
+//!   516 M nodes to the proof against more than 823 M. Symmetric children are merged too.
 //!
 //! Keys and moves use the regions ([`super::view`]): a whole-move position is keyed by its mixed
 //! regions and its territory balance alone, and its side tries one fill move in its territories.
 //! New leaves are first settled by the regions' bounds when possible; otherwise they get initial
 //! numbers from the two sides' queen mobility (a side with few moves is easy to refute), and a
-//! side ahead in the naive race (see [`View::ahead`]) gets a disproof number [`AHEAD`] times
-//! larger (early on, with no territory yet, that is the side to move when the empty squares are
+//! side ahead in the naive race (see [`View::ahead`]) gets a disproof number [`ahead_factor`]
+//! times larger (early on, with no territory yet, that is the side to move when the empty squares are
 //! odd in number: it gets the last one if both just fill).
 
 use super::symmetry::{Blank, Keys, Symmetries};
 use super::table::{step_bit, Table};
 use super::view::View;
-use super::MoveStatus;
+use super::{Disproof, MoveStatus};
 use crate::bitboard::Bitboard;
 use crate::endgame::area::ring_connected;
 use crate::endgame::{Budget, Solver as Endgame};
@@ -59,12 +62,24 @@ const CHECK_EVERY: u64 = 1024;
 /// Endgame nodes allowed for finding a perfect territory move.
 const FILL_BUDGET: u64 = 20_000;
 /// How much harder a leaf whose side to move leads the naive race is taken to be to refute.
+///
 /// With weak disproof numbers, nodes by factor (1 / 2 / 4 / 8 / 16 / 32 / 64, `--hash 1024`):
 /// 5x4 1.00 M / 0.39 M / 1.26 M / 1.98 M / 2.71 M / 3.28 M / 3.35 M; 4x5 14.3 M / 13.4 M /
 /// 14.3 M / 17.1 M / 16.7 M / 17.4 M / 17.3 M; the 5x5 position after b1-b3/d3 b5-b4/e1
-/// (`3B1/BB2B/1W1x1/W3W/3Wx w`) 4.12 M / 3.43 M / 3.84 M / 4.52 M / 7.40 M / 9.97 M / 10.1 M.
-/// (With summed disproof numbers 32 had been best on the 5x5 proofs, and 4 on 5x4 and 4x6.)
-const AHEAD: u32 = 2;
+/// (`3B1/BB2B/1W1x1/W3W/3Wx w`) 4.12 M / 3.43 M / 3.84 M / 4.52 M / 7.40 M / 9.97 M / 10.1 M;
+/// the 5x5 position after b1-d3/b3 159.5 M at 2 and over 297 M at 32.
+///
+/// With summed disproof numbers, nodes by factor (2 / 4 / 8 / 16 / 32): the 5x5 position after
+/// b1-b3/d3 b5-b4/e1 28.5 M / 26.2 M / 20.9 M / 22.9 M / 15.2 M; the 5x5 position after b1-b3/d3
+/// `-` / 210.2 M / 189.5 M / `-` / 163.8 M; 4x6 `-` / 169.8 M / `-` / 179.7 M / 189.9 M; 4x5 `-` /
+/// 28.9 M / 29.7 M / `-` / 27.3 M; 5x4 `-` / 2.19 M / 2.14 M / 2.65 M / 7.04 M. The 5x5 proofs
+/// decided it there.
+fn ahead_factor(disproof: Disproof) -> u32 {
+    match disproof {
+        Disproof::Weak => 2,
+        Disproof::Sum => 32,
+    }
+}
 
 /// A child of an expanded node, with its numbers seen from the parent: `p` is what it offers the
 /// parent's proof number (a minimum over children), `d` what it gives the disproof number (the
@@ -145,6 +160,8 @@ pub(super) struct Search<'a> {
     /// disproof number), so threads spread over the tree instead of all walking one path.
     salt: u64,
     pub aborted: bool,
+    /// How disproof numbers are made (the solver's setting).
+    pub disproof: Disproof,
     buffers: Vec<Vec<Child>>,
     /// Per ply, the views of the positions after the arrows expanded there, so the search below
     /// starts from them instead of recomputing them.
@@ -178,6 +195,7 @@ impl<'a> Search<'a> {
             counters: Counters::default(),
             salt: (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             aborted: false,
+            disproof: Disproof::default(),
             buffers: Vec::new(),
             views: Vec::new(),
             root: Vec::new(),
@@ -286,7 +304,7 @@ impl<'a> Search<'a> {
             None => {
                 let (pn, dn) = initial_numbers(pos);
                 if ahead {
-                    (pn, dn * AHEAD)
+                    (pn, dn * ahead_factor(self.disproof))
                 } else {
                     (pn, dn)
                 }
@@ -365,7 +383,8 @@ impl<'a> Search<'a> {
 
         let side = pos.side_to_move();
         let (pn, dn) = loop {
-            let (pn, dn, best, p2, others) = numbers(&children, self.salt);
+            let weak = self.disproof == Disproof::Weak;
+            let (pn, dn, best, p2, others) = numbers(&children, self.salt, weak);
             if pn >= th_pn || dn >= th_dn || self.aborted {
                 break (pn, dn);
             }
@@ -373,9 +392,14 @@ impl<'a> Search<'a> {
             // The child's p is this node's pn: stay below the second best (widened) and th_pn.
             let widened = (p2 as u64 + 1).max(p2 as u64 + p2 as u64 / 16);
             let th_p = widened.min(th_pn as u64) as u32;
-            // This node's dn is at least the child's d plus the other open children: keep it below
-            // th_dn (`dn < th_dn` makes this exceed `c.d`, so the child always has room).
-            let th_d = th_dn - others;
+            // Keep this node's dn below th_dn. Weak: it is at least the child's d plus the other
+            // open children (`dn < th_dn` makes this exceed `c.d`, so the child has room); summed:
+            // the child's d adds to the others'.
+            let th_d = if weak {
+                th_dn - others
+            } else {
+                (th_dn as u64 - dn as u64 + c.d as u64).min(INF as u64) as u32
+            };
             let (p, d) = match half {
                 Half::Step => {
                     let (from, to) = (c.mv.from, c.mv.to);
@@ -618,16 +642,17 @@ impl<'a> Search<'a> {
 }
 
 /// `(pn, dn, index of the child with the least p (ties broken as `salt` says), least p of the
-/// others, open children but one)` of a node from its children: `pn` the least `p`, `dn` the
-/// weak disproof number, the largest `d` plus one for each other child not yet refuted (`d > 0`).
+/// others, open children but one)` of a node from its children: `pn` the least `p`, `dn` with
+/// `weak` the largest `d` plus one for each other child not yet refuted (`d > 0`), else the sum.
 #[inline]
-fn numbers(children: &[Child], salt: u64) -> (u32, u32, usize, u32, u32) {
+fn numbers(children: &[Child], salt: u64, weak: bool) -> (u32, u32, usize, u32, u32) {
     let mut best = 0;
     let mut p1 = INF;
     let mut t1 = u64::MAX;
     let mut p2 = INF;
     let mut max_d = 0;
     let mut open = 0u32;
+    let mut sum: u64 = 0;
     for (i, c) in children.iter().enumerate() {
         // Ties in p go to the child with the smaller d (the easier one to refute), or in helper
         // threads to a salted hash of the child.
@@ -648,14 +673,17 @@ fn numbers(children: &[Child], salt: u64) -> (u32, u32, usize, u32, u32) {
             open += 1;
             max_d = max_d.max(c.d);
         }
+        sum += c.d as u64;
     }
     let pn = p1;
     let others = open.saturating_sub(1);
     // A child with d INF has p 0, which makes pn 0: the dn is only used when all are finite.
     let dn = if pn == 0 {
         INF
-    } else {
+    } else if weak {
         (max_d as u64 + others as u64).min(MAX_FINITE as u64) as u32
+    } else {
+        sum.min(MAX_FINITE as u64) as u32
     };
     (pn, dn, best, p2, others)
 }
