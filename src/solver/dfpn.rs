@@ -4,8 +4,8 @@
 //! settled to prove a win, at least) and a disproof number `dn` (to prove a loss). With children
 //! seen from the other side, `pn = min dn(child)`, and `dn` is the *weak* disproof number of Ueda
 //! et al. (2008): the largest `pn(child)` plus one for each other child not yet settled (or, as
-//! an option, their sum). df-pn walks down to the most proving child with thresholds (Nagai 2002) instead of
-//! returning to the root each time, and keeps results in the transposition table.
+//! an option, their sum). df-pn walks down to the most proving child with thresholds (Nagai 2002)
+//! instead of returning to the root each time, and keeps results in the transposition table.
 //!
 //! A move is searched as two plies of the same side: the queen step, then the arrow (after a step
 //! the same side moves again, so a step's numbers count for its parent unswapped). An expansion
@@ -37,8 +37,8 @@
 //! New leaves are first settled by the regions' bounds when possible; otherwise they get initial
 //! numbers from the two sides' queen mobility (a side with few moves is easy to refute), and a
 //! side ahead in the naive race (see [`View::ahead`]) gets a disproof number [`ahead_factor`]
-//! times larger (early on, with no territory yet, that is the side to move when the empty squares are
-//! odd in number: it gets the last one if both just fill).
+//! times larger (early on, with no territory yet, that is the side to move when the empty squares
+//! are odd in number: it gets the last one if both just fill).
 
 use super::symmetry::{Blank, Keys, Symmetries};
 use super::table::{step_bit, Table};
@@ -83,7 +83,7 @@ fn ahead_factor(disproof: Disproof) -> u32 {
 
 /// A child of an expanded node, with its numbers seen from the parent: `p` is what it offers the
 /// parent's proof number (a minimum over children), `d` what it gives the disproof number (the
-/// largest `d`, plus one for each other child with `d > 0`).
+/// largest `d` plus one for each other child with `d > 0`, or the sum; see [`Disproof`]).
 /// After a queen step the same side moves again, so a step's `(p, d)` is its own `(pn, dn)`; after
 /// an arrow the turn passes and they swap.
 ///
@@ -382,8 +382,8 @@ impl<'a> Search<'a> {
         }
 
         let side = pos.side_to_move();
+        let weak = self.disproof == Disproof::Weak;
         let (pn, dn) = loop {
-            let weak = self.disproof == Disproof::Weak;
             let (pn, dn, best, p2, others) = numbers(&children, self.salt, weak);
             if pn >= th_pn || dn >= th_dn || self.aborted {
                 break (pn, dn);
