@@ -36,7 +36,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 10.0)]
     pub progress: f64,
     /// How disproof numbers are made: `weak` (the largest child's plus the other open children;
-    /// fastest on most positions) or `sum` (measured faster on the 5x5 start).
+    /// fastest on most positions) or `sum` (measured faster on the 5x5 and 6x4 starts).
     #[arg(long, value_enum, default_value_t = DisproofArg::Weak)]
     pub disproof: DisproofArg,
 }
