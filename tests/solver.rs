@@ -146,7 +146,8 @@ fn walled_position(rng: &mut StdRng, max_empty: u32) -> Position {
 /// Positions with a territory beside the fight, where the search abstracts the territory.
 #[test]
 fn territories_agree_with_exhaustive_search() {
-    let (wins_seen, losses_seen, _, _) = check_agreement_of(walled_position, 1, 600, 31);
+    let (wins_seen, losses_seen, _, _) =
+        check_agreement_of(walled_position, Disproof::default(), 1, 600, 31);
     assert!(
         wins_seen > 100 && losses_seen > 100,
         "{wins_seen} {losses_seen}"
@@ -181,7 +182,7 @@ fn threaded_solver_agrees_with_exhaustive_search() {
 #[test]
 fn summed_disproof_numbers_agree_with_exhaustive_search() {
     let (wins_seen, losses_seen, _, _) =
-        check_agreement_with(random_position, Disproof::Sum, 1, 500, 4242);
+        check_agreement_of(random_position, Disproof::Sum, 1, 500, 4242);
     assert!(
         wins_seen > 100 && losses_seen > 100,
         "{wins_seen} {losses_seen}"
@@ -192,21 +193,12 @@ fn summed_disproof_numbers_agree_with_exhaustive_search() {
 /// winning move) against the exhaustive search. Returns wins, losses, skipped positions and the
 /// count by empty squares.
 fn check_agreement(threads: usize, count: u32, seed: u64) -> (u32, u32, u32, [u32; 15]) {
-    check_agreement_of(random_position, threads, count, seed)
+    check_agreement_of(random_position, Disproof::default(), threads, count, seed)
 }
 
-/// [`check_agreement`] on positions drawn by `draw`.
+/// [`check_agreement`] on positions drawn by `draw`, with disproof numbers made as `disproof`
+/// says.
 fn check_agreement_of(
-    draw: fn(&mut StdRng, u32) -> Position,
-    threads: usize,
-    count: u32,
-    seed: u64,
-) -> (u32, u32, u32, [u32; 15]) {
-    check_agreement_with(draw, Disproof::default(), threads, count, seed)
-}
-
-/// [`check_agreement_of`] with disproof numbers made as `disproof` says.
-fn check_agreement_with(
     draw: fn(&mut StdRng, u32) -> Position,
     disproof: Disproof,
     threads: usize,

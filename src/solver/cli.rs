@@ -7,7 +7,7 @@
 use super::{Disproof, Limits, MoveStatus, Solver, Verdict};
 use crate::matches::interrupt;
 use crate::position::{parse_dims, Position};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -37,26 +37,8 @@ pub struct SolveArgs {
     pub progress: f64,
     /// How disproof numbers are made: `weak` (the largest child's plus the other open children;
     /// fastest on most positions) or `sum` (measured faster on the 5x5 and 6x4 starts).
-    #[arg(long, value_enum, default_value_t = DisproofArg::Weak)]
-    pub disproof: DisproofArg,
-}
-
-/// The values of `--disproof`.
-#[derive(ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
-pub enum DisproofArg {
-    /// Weak disproof numbers (the default).
-    Weak,
-    /// Summed disproof numbers.
-    Sum,
-}
-
-impl From<DisproofArg> for Disproof {
-    fn from(d: DisproofArg) -> Disproof {
-        match d {
-            DisproofArg::Weak => Disproof::Weak,
-            DisproofArg::Sum => Disproof::Sum,
-        }
-    }
+    #[arg(long, value_enum, default_value_t = Disproof::Weak)]
+    pub disproof: Disproof,
 }
 
 fn start_position(args: &SolveArgs) -> Result<Position, String> {
@@ -103,8 +85,8 @@ pub fn run(args: &SolveArgs) -> ExitCode {
         threads,
         if threads == 1 { "" } else { "s" },
         match args.disproof {
-            DisproofArg::Weak => "weak",
-            DisproofArg::Sum => "summed",
+            Disproof::Weak => "weak",
+            Disproof::Sum => "summed",
         }
     );
     let limits = Limits {
@@ -114,7 +96,7 @@ pub fn run(args: &SolveArgs) -> ExitCode {
     };
     interrupt::install();
     let mut solver = Solver::with_threads(args.hash, threads);
-    solver.set_disproof(args.disproof.into());
+    solver.set_disproof(args.disproof);
     let report = solver.solve(&pos, &limits, interrupt::flag(), &mut |p| {
         println!("progress: {p}");
     });

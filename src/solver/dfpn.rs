@@ -130,6 +130,8 @@ pub(super) struct Shared<'a> {
     pub stop: &'a AtomicBool,
     /// Raised by the thread that settles the root, to stop the others.
     pub done: AtomicBool,
+    /// How disproof numbers are made (the solver's setting).
+    pub disproof: Disproof,
     /// Expanded positions of all threads, added in steps of [`CHECK_EVERY`].
     pub nodes: AtomicU64,
     /// When the solve started.
@@ -160,8 +162,6 @@ pub(super) struct Search<'a> {
     /// disproof number), so threads spread over the tree instead of all walking one path.
     salt: u64,
     pub aborted: bool,
-    /// How disproof numbers are made (the solver's setting).
-    pub disproof: Disproof,
     buffers: Vec<Vec<Child>>,
     /// Per ply, the views of the positions after the arrows expanded there, so the search below
     /// starts from them instead of recomputing them.
@@ -195,7 +195,6 @@ impl<'a> Search<'a> {
             counters: Counters::default(),
             salt: (thread as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             aborted: false,
-            disproof: Disproof::default(),
             buffers: Vec::new(),
             views: Vec::new(),
             root: Vec::new(),
@@ -304,7 +303,7 @@ impl<'a> Search<'a> {
             None => {
                 let (pn, dn) = initial_numbers(pos);
                 if ahead {
-                    (pn, dn * ahead_factor(self.disproof))
+                    (pn, dn * ahead_factor(self.shared.disproof))
                 } else {
                     (pn, dn)
                 }
@@ -382,7 +381,7 @@ impl<'a> Search<'a> {
         }
 
         let side = pos.side_to_move();
-        let weak = self.disproof == Disproof::Weak;
+        let weak = self.shared.disproof == Disproof::Weak;
         let (pn, dn) = loop {
             let (pn, dn, best, p2, others) = numbers(&children, self.salt, weak);
             if pn >= th_pn || dn >= th_dn || self.aborted {

@@ -20,14 +20,18 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::{Duration, Instant};
 
-/// How a node's disproof number is made from its children's.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+/// How a node's disproof number is made from its children's (`solve --disproof`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Disproof {
-    /// The largest child's plus one for each other open child (Ueda et al.'s weak proof
-    /// numbers), with a naive-race factor of 2: far fewer nodes on most positions (4x6 42 M
-    /// against 190 M), but more on the 5x5 start.
+    /// Weak disproof numbers (the default)
+    ///
+    /// The largest child's plus one for each other open child (Ueda et al.), with a naive-race
+    /// factor of 2: far fewer nodes on most positions (4x6 42 M against 190 M), but more on the
+    /// 5x5 start.
     #[default]
     Weak,
+    /// Summed disproof numbers
+    ///
     /// The sum of the children's, with a naive-race factor of 32: fewer nodes on the 5x5 start
     /// (516 M against more than 823 M) and more progress on 6x4.
     Sum,
@@ -228,11 +232,11 @@ impl Solver {
             deadline: limits.time.map(|t| started + t),
             stop,
             done: AtomicBool::new(false),
+            disproof: self.disproof,
             nodes: AtomicU64::new(0),
             started,
         };
         let table = &self.table;
-        let disproof = self.disproof;
         let every = limits.report_every;
         let shared = &shared;
         let mut report = |c: &dfpn::Counters, elapsed: Duration, usage: f64| {
@@ -247,9 +251,7 @@ impl Solver {
                 .iter_mut()
                 .enumerate()
                 .map(|(i, endgame)| {
-                    scope.spawn(move || {
-                        run_thread(pos, table, shared, every, i + 1, endgame, disproof, None)
-                    })
+                    scope.spawn(move || run_thread(pos, table, shared, every, i + 1, endgame, None))
                 })
                 .collect();
             let mut results = vec![run_thread(
@@ -259,7 +261,6 @@ impl Solver {
                 every,
                 0,
                 first,
-                disproof,
                 Some(&mut report),
             )];
             results.extend(
@@ -309,7 +310,6 @@ impl Solver {
 }
 
 /// Runs thread `thread`'s search of `pos` to its end.
-#[allow(clippy::too_many_arguments)]
 fn run_thread<'a>(
     pos: &Position,
     table: &'a table::Table,
@@ -317,11 +317,9 @@ fn run_thread<'a>(
     report_every: Duration,
     thread: usize,
     endgame: &'a mut Endgame,
-    disproof: Disproof,
     report: Option<dfpn::Report<'a>>,
 ) -> ThreadResult {
     let mut search = dfpn::Search::new(pos, table, endgame, shared, thread, report_every, report);
-    search.disproof = disproof;
     let mut root = pos.clone();
     let (pn, dn) = search.run(&mut root);
     // Only the main thread and a thread that settled the root report their moves.
