@@ -16,8 +16,23 @@ use crate::zobrist::{ARROW, BLACK_TO_MOVE, PIECE};
 /// The symmetries of one board, as square index maps.
 pub(super) struct Symmetries {
     maps: Vec<[u8; NUM_INDICES]>,
+    /// Per square index, its hashes under every symmetry (see [`Lanes`]).
+    lanes: Vec<Lanes>,
+    /// `BLACK_TO_MOVE` in the lanes in use, 0 in the others.
+    turn: [u64; 8],
     /// Mixed into every key so boards of different shapes never share entries.
     shape: u64,
+}
+
+/// One square's hashes under each symmetry, side by side, so that a key update is a few
+/// contiguous XORs instead of a map lookup and a scattered load per symmetry. Lanes past the
+/// board's symmetry count are 0, which keeps those hashes 0.
+#[derive(Copy, Clone)]
+struct Lanes {
+    /// By piece kind (White amazon, Black amazon, arrow).
+    piece: [[u64; 8]; 3],
+    /// The half-way mark of an arrow to be shot from this square (see [`pending`]).
+    pending: [u64; 8],
 }
 
 /// The hashes of one position under each symmetry (only the first `count` are used).
@@ -58,9 +73,29 @@ impl Symmetries {
                 }
                 m
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let mut lanes = vec![
+            Lanes {
+                piece: [[0; 8]; 3],
+                pending: [0; 8],
+            };
+            NUM_INDICES
+        ];
+        let mut turn = [0; 8];
+        for (s, map) in maps.iter().enumerate() {
+            turn[s] = BLACK_TO_MOVE;
+            for (i, l) in lanes.iter_mut().enumerate() {
+                let m = map[i] as usize;
+                for (lane, hashes) in l.piece.iter_mut().zip(&PIECE) {
+                    lane[s] = hashes[m];
+                }
+                l.pending[s] = pending(m);
+            }
+        }
         Symmetries {
             maps,
+            lanes,
+            turn,
             shape: (w * 16 + h) as u64 * 0x9E37_79B9_7F4A_7C15,
         }
     }
@@ -112,10 +147,10 @@ impl Symmetries {
     #[inline]
     pub fn after_step(&self, keys: &Keys, from: Square, to: Square, side: Color) -> Keys {
         let c = side.index();
+        let (f, t) = (&self.lanes[from.index()], &self.lanes[to.index()]);
         let mut out = *keys;
-        for (s, map) in self.maps.iter().enumerate() {
-            let to = map[to.index()] as usize;
-            out.hashes[s] ^= PIECE[c][map[from.index()] as usize] ^ PIECE[c][to] ^ pending(to);
+        for s in 0..8 {
+            out.hashes[s] ^= f.piece[c][s] ^ t.piece[c][s] ^ t.pending[s];
         }
         out
     }
@@ -140,9 +175,9 @@ impl Symmetries {
             } else {
                 None
             };
-            for (s, map) in self.maps.iter().enumerate() {
-                let m = map[sq.index()] as usize;
-                out.0[s] ^= PIECE[ARROW][m] ^ piece.map_or(0, |p| PIECE[p][m]);
+            let l = &self.lanes[sq.index()];
+            for s in 0..8 {
+                out.0[s] ^= l.piece[ARROW][s] ^ piece.map_or(0, |p| l.piece[p][s]);
             }
         }
         out
@@ -151,11 +186,10 @@ impl Symmetries {
     /// The keys after the arrow from `to` (the amazon that just stepped there) lands on `arrow`.
     #[inline]
     pub fn after_arrow(&self, keys: &Keys, to: Square, arrow: Square) -> Keys {
+        let (t, a) = (&self.lanes[to.index()], &self.lanes[arrow.index()]);
         let mut out = *keys;
-        for (s, map) in self.maps.iter().enumerate() {
-            out.hashes[s] ^= pending(map[to.index()] as usize)
-                ^ PIECE[ARROW][map[arrow.index()] as usize]
-                ^ BLACK_TO_MOVE;
+        for s in 0..8 {
+            out.hashes[s] ^= t.pending[s] ^ a.piece[ARROW][s] ^ self.turn[s];
         }
         out
     }
