@@ -371,7 +371,12 @@ impl<'a> Search<'a> {
         // probed, and the ones searched below are added.
         let mut steps = match half {
             Half::Step => self.table.probe(key).map_or(0, |e| e.steps),
-            Half::Arrow { .. } => 0,
+            Half::Arrow { .. } => {
+                // Its entry is only written at the end: start loading it now, so the store does
+                // not wait for memory.
+                self.table.prefetch(key);
+                0
+            }
         };
         match half {
             Half::Step => self.expand_steps(pos, &keys, &view, steps, &mut children),
@@ -561,13 +566,17 @@ impl<'a> Search<'a> {
             if !in_mixed && view.exact {
                 best_fill = best_fill.max(Some(view.lo[side.index()]));
             }
-            self.table.prefetch(key);
+            // A position the regions settle is never probed (see `number_children`).
+            let settled = view.verdict(!side);
+            if settled.is_none() {
+                self.table.prefetch(key);
+            }
             children.push(Child {
                 mv: Move::new(from, to, arrow),
                 p: 1,
                 d: (!in_mixed && view.exact) as u32 * view.lo[side.index()],
                 key,
-                settled: view.verdict(!side),
+                settled,
                 ahead: view.ahead(!side),
                 view: views.len() as u16,
             });
@@ -584,10 +593,11 @@ impl<'a> Search<'a> {
     }
 
     /// Numbers the `children` of a node at `half` of its side's move (their buckets already
-    /// prefetched) from the table (only those whose [`step_bit`] is in `filter`), else
-    /// statically: a step by [`step_numbers`], an arrow by
-    /// [`Search::leaf_numbers`] of the position after it. Stops early at a child that proves the node,
-    /// then merges symmetric duplicates (in key order; [`numbers`] picks the best).
+    /// prefetched) from the table (only those whose [`step_bit`] is in `filter`, and no arrow
+    /// the regions already settle: the table cannot know better), else statically: a step by
+    /// [`step_numbers`], an arrow by [`Search::leaf_numbers`] of the position after it. Stops
+    /// early at a child that proves the node, then merges symmetric duplicates (in key order;
+    /// [`numbers`] picks the best).
     fn number_children(
         &mut self,
         pos: &mut Position,
@@ -597,8 +607,10 @@ impl<'a> Search<'a> {
         children: &mut Vec<Child>,
     ) {
         for i in 0..children.len() {
-            let Child { mv, key, .. } = children[i];
-            let stored = if filter & step_bit(key) != 0 {
+            let Child {
+                mv, key, settled, ..
+            } = children[i];
+            let stored = if filter & step_bit(key) != 0 && settled.is_none() {
                 self.table.get(key)
             } else {
                 None
