@@ -13,9 +13,10 @@ use crate::position::Position;
 use crate::square::{Square, NUM_INDICES};
 use crate::zobrist::{ARROW, BLACK_TO_MOVE, PIECE};
 
-/// The symmetries of one board, as square index maps.
+/// The symmetries of one board, as each square's hashes under them.
 pub(super) struct Symmetries {
-    maps: Vec<[u8; NUM_INDICES]>,
+    /// How many symmetries the board has (4 on a rectangle, 8 on a square).
+    count: usize,
     /// Per square index, its hashes under every symmetry (see [`Lanes`]).
     lanes: Vec<Lanes>,
     /// `BLACK_TO_MOVE` in the lanes in use, 0 in the others.
@@ -93,7 +94,7 @@ impl Symmetries {
             }
         }
         Symmetries {
-            maps,
+            count: maps.len(),
             lanes,
             turn,
             shape: (w * 16 + h) as u64 * 0x9E37_79B9_7F4A_7C15,
@@ -108,22 +109,24 @@ impl Symmetries {
         } else {
             0
         };
-        for (s, map) in self.maps.iter().enumerate() {
-            let mut h = self.shape ^ side;
-            for (kind, set) in [
-                (0, pos.amazons(Color::White)),
-                (1, pos.amazons(Color::Black)),
-                (ARROW, pos.arrows()),
-            ] {
-                for sq in set {
-                    h ^= PIECE[kind][map[sq.index()] as usize];
+        for h in &mut hashes[..self.count] {
+            *h = self.shape ^ side;
+        }
+        for (kind, set) in [
+            (0, pos.amazons(Color::White)),
+            (1, pos.amazons(Color::Black)),
+            (ARROW, pos.arrows()),
+        ] {
+            for sq in set {
+                let l = &self.lanes[sq.index()].piece[kind];
+                for s in 0..8 {
+                    hashes[s] ^= l[s];
                 }
             }
-            hashes[s] = h;
         }
         Keys {
             hashes,
-            count: self.maps.len(),
+            count: self.count,
         }
     }
 
@@ -132,12 +135,10 @@ impl Symmetries {
     #[cfg(test)]
     pub fn after(&self, keys: &Keys, m: Move, side: Color) -> Keys {
         let c = side.index();
+        let l = |sq: Square| &self.lanes[sq.index()].piece;
         let mut out = *keys;
-        for (s, map) in self.maps.iter().enumerate() {
-            out.hashes[s] ^= PIECE[c][map[m.from.index()] as usize]
-                ^ PIECE[c][map[m.to.index()] as usize]
-                ^ PIECE[ARROW][map[m.arrow.index()] as usize]
-                ^ BLACK_TO_MOVE;
+        for s in 0..8 {
+            out.hashes[s] ^= l(m.from)[c][s] ^ l(m.to)[c][s] ^ l(m.arrow)[ARROW][s] ^ self.turn[s];
         }
         out
     }
