@@ -37,13 +37,13 @@
 //! regions and its territory balance alone, and its side tries one fill move in its territories.
 //! New leaves are first settled by the regions' bounds when possible; otherwise they get initial
 //! numbers from the two sides' queen mobility (a side with few moves is easy to refute), and a
-//! side ahead in the naive race (see [`View::ahead`]) gets a disproof number [`ahead_factor`]
+//! side ahead in the naive race (see [`Reading::Open`]) gets a disproof number [`ahead_factor`]
 //! times larger (early on, with no territory yet, that is the side to move when the empty squares
 //! are odd in number: it gets the last one if both just fill).
 
 use super::symmetry::{Blank, Keys, Symmetries};
 use super::table::{step_bit, Table};
-use super::view::View;
+use super::view::{Reading, View};
 use super::{Disproof, MoveStatus};
 use crate::bitboard::Bitboard;
 use crate::endgame::area::ring_connected;
@@ -98,8 +98,6 @@ pub(super) struct Child {
     key: u64,
     /// For an arrow: what the regions say of the position after it, for its side to move.
     settled: Option<bool>,
-    /// For an arrow: whether the side to move after it leads the naive race (see [`View::ahead`]).
-    ahead: bool,
     /// For an arrow: where the view of the position after it is kept (see `Search::views`).
     view: u16,
 }
@@ -243,10 +241,7 @@ impl<'a> Search<'a> {
                     match self.table.get(key) {
                         Some(v) => v,
                         // As the search numbered it.
-                        None => {
-                            let ahead = view.ahead(pos.side_to_move());
-                            self.new_leaf_numbers(pos, &view, None, ahead)
-                        }
+                        None => self.new_leaf_numbers(pos, &view, None),
                     }
                 };
                 pos.unshoot(arrow);
@@ -291,17 +286,17 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Numbers of a new leaf whose regions say `settled`: settled when the side to move cannot
-    /// move or the regions decide it; otherwise from its mobility.
-    fn leaf_numbers(&mut self, pos: &Position, settled: Option<bool>, ahead: bool) -> (u32, u32) {
+    /// Numbers of a new leaf whose bounds say `reading`: settled when the side to move cannot
+    /// move or the bounds decide it; otherwise from its mobility.
+    fn leaf_numbers(&mut self, pos: &Position, reading: Reading) -> (u32, u32) {
         self.counters.leaves += 1;
         if !pos.has_legal_move() {
             return (INF, 0);
         }
-        match settled {
-            Some(true) => (0, INF),
-            Some(false) => (INF, 0),
-            None => {
+        match reading {
+            Reading::Settled(true) => (0, INF),
+            Reading::Settled(false) => (INF, 0),
+            Reading::Open { ahead } => {
                 let (pn, dn) = initial_numbers(pos);
                 if ahead {
                     (pn, dn * ahead_factor(self.shared.disproof))
@@ -320,10 +315,12 @@ impl<'a> Search<'a> {
         pos: &Position,
         view: &View,
         settled: Option<bool>,
-        ahead: bool,
     ) -> (u32, u32) {
-        let settled = settled.or_else(|| view.settle(pos, self.endgame));
-        self.leaf_numbers(pos, settled, ahead)
+        let reading = match settled {
+            Some(v) => Reading::Settled(v),
+            None => view.settle(pos, self.endgame),
+        };
+        self.leaf_numbers(pos, reading)
     }
 
     /// The table key of whole-move position `pos` with hashes `keys` (abstracted when its
@@ -504,7 +501,6 @@ impl<'a> Search<'a> {
                 d: 1,
                 key,
                 settled: None,
-                ahead: false,
                 view: 0,
             });
         };
@@ -578,7 +574,6 @@ impl<'a> Search<'a> {
                 d: (!in_mixed && view.exact) as u32 * view.lo[side.index()],
                 key,
                 settled,
-                ahead: view.ahead(!side),
                 view: views.len() as u16,
             });
             views.push(view);
@@ -629,7 +624,7 @@ impl<'a> Search<'a> {
                         let c = children[i];
                         let view = self.views[ply][c.view as usize];
                         pos.shoot(mv.arrow);
-                        let v = self.new_leaf_numbers(pos, &view, c.settled, c.ahead);
+                        let v = self.new_leaf_numbers(pos, &view, c.settled);
                         pos.unshoot(mv.arrow);
                         v
                     }

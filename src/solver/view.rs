@@ -53,6 +53,17 @@ pub(super) struct View {
     pub pocket_size: [u32; 2],
 }
 
+/// What the bounds say of a leaf, pockets counted (see [`View::settle`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Reading {
+    /// Decided: whether the side to move wins.
+    Settled(bool),
+    /// Open; whether the side to move leads the naive race with its pockets counted as its own:
+    /// both sides fill their territories and pockets and take turns on the other empty squares
+    /// of the mixed regions until they are full (so the mover gets the odd square).
+    Open { ahead: bool },
+}
+
 impl View {
     /// The view of `pos` from scratch.
     pub fn of(pos: &Position, endgame: &mut Endgame) -> View {
@@ -146,12 +157,18 @@ impl View {
     /// amazons are common). The seals' values take endgame searches, so they are only worked out
     /// when the pockets could settle the verdict at all (a seal worth at most its pocket squares).
     ///
+    /// When they leave it open, the reading says whether the side to move leads the naive race
+    /// with the pockets' squares counted as its own (see [`Reading::Open`]): against the race
+    /// without them, 4x5 took 5.84 M nodes instead of 8.87 M, the 5x5 start (summed) 5.02 M
+    /// instead of 5.64 M and 5x4 (summed) 0.22 M instead of 0.78 M, but 5x4 (weak) 26.9 k instead
+    /// of 24.5 k.
+    ///
     /// `self` is `pos`'s view without pockets.
-    pub fn settle(&self, pos: &Position, endgame: &mut Endgame) -> Option<bool> {
+    pub fn settle(&self, pos: &Position, endgame: &mut Endgame) -> Reading {
         let side = pos.side_to_move();
         let mut view = *self;
         if let Some(v) = view.verdict(side) {
-            return Some(v);
+            return Reading::Settled(v);
         }
         // (side, guards, pocket squares): a guard's own pockets merged into one entry, a shared
         // pocket an entry of its own.
@@ -179,8 +196,13 @@ impl View {
                 None => pockets.push((c, guards, part)),
             }
         }
+        let (me, other) = (side.index(), (!side).index());
+        let free = view.mixed_empty - view.pocket_size[0] - view.pocket_size[1];
+        let ahead = view.lo[me] + view.pocket_size[me] + free % 2
+            > view.lo[other] + view.pocket_size[other];
+        let open = Reading::Open { ahead };
         if pockets.is_empty() || view.verdict(side).is_none() {
-            return None;
+            return open;
         }
         view.pocket_sure = [0; 2];
         // Guards with pockets of their own first: each is the only one that can seal them.
@@ -203,15 +225,7 @@ impl View {
             used |= best.1;
             view.pocket_sure[c.index()] += best.0;
         }
-        view.verdict(side)
-    }
-
-    /// Whether `side`, to move, wins the naive race: both sides fill their territories and take
-    /// turns in the mixed regions until they are full (so the mover gets the odd square).
-    pub fn ahead(&self, side: Color) -> bool {
-        let me = side.index();
-        let other = (!side).index();
-        self.lo[me] + self.mixed_empty % 2 > self.lo[other]
+        view.verdict(side).map_or(open, Reading::Settled)
     }
 
     /// White's territory moves minus Black's, when exact.
@@ -265,10 +279,13 @@ mod tests {
             View::of(&p, &mut e).settle(&p, &mut e)
         };
         // Black to move: sure White 2 >= possible Black 4 - 2: Black loses.
-        assert_eq!(settle("xxxxxx/2W1B1 b"), Some(false));
+        assert_eq!(settle("xxxxxx/2W1B1 b"), Reading::Settled(false));
         // White to move: sure 2 against Black's possible 2, and Black's sure 1 against White's
-        // possible 3: the bounds leave it open.
-        assert_eq!(settle("xxxxxx/2W1B1 w"), None);
+        // possible 3: the bounds leave it open. In the race White has 2 pocket squares and the
+        // odd one of the rest (d1) against Black's 1: ahead.
+        assert_eq!(settle("xxxxxx/2W1B1 w"), Reading::Open { ahead: true });
+        // No pocket: of three shared squares White gets two, Black one and its territory's one.
+        assert_eq!(settle("W3B/xxxxx/B1xxx w"), Reading::Open { ahead: false });
         assert_eq!(view("xxxxxx/2W1B1 b").verdict(Color::Black), None);
     }
 
@@ -282,11 +299,20 @@ mod tests {
         };
         // a2 and b1 touch White's a1 and c1 only: a seal (a1-a2/a1, then a2-b1/a2) is worth 2,
         // and Black can only ever use d1: White to move wins, which the squares alone leave open.
-        assert_eq!(settle("xxxxxx/1xxxxx/W1W1Bx w"), (None, Some(true)));
+        assert_eq!(
+            settle("xxxxxx/1xxxxx/W1W1Bx w"),
+            (None, Reading::Settled(true))
+        );
         // The same with the sides swapped: White, to move, gets d1 at most against Black's sure 2.
-        assert_eq!(settle("xxxxxx/1xxxxx/B1B1Wx w"), (None, Some(false)));
+        assert_eq!(
+            settle("xxxxxx/1xxxxx/B1B1Wx w"),
+            (None, Reading::Settled(false))
+        );
         // d1 also touches Black's e1 and the pocket a2-b1 is White's: White's sure 2 against
         // Black's possible 2 (d1 and f1) leaves it open.
-        assert_eq!(settle("xxxxxx/1xxxxx/W1W1B1 w"), (None, None));
+        assert_eq!(
+            settle("xxxxxx/1xxxxx/W1W1B1 w"),
+            (None, Reading::Open { ahead: true })
+        );
     }
 }
