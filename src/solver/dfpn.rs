@@ -27,11 +27,11 @@
 //!   sum counts a shared subtree once per path to it, so the search kept leaving positions whose
 //!   refutation was nearly done for siblings with fewer paths. The weak disproof number (max plus
 //!   the other open children, [`Disproof::Weak`], the default) counts each child once: 5x4 takes
-//!   24.5 k nodes instead of 776 k, 4x5 8.9 M instead of 16.8 M, 4x6 14.3 M instead of 35.7 M.
-//!   It ignores progress inside the children that are not the largest, though, and on the 5x5
-//!   start, whose root has 130 moves to spread over, summing ([`Disproof::Sum`]) is faster:
-//!   5.6 M nodes to the proof, where the weak rule had none after 27 M. Symmetric children are
-//!   merged too. (Figures with shared pockets; the factors below were chosen before them.)
+//!   13.9 k nodes instead of 223 k, 4x5 4.7 M instead of 8.0 M. It ignores progress inside the
+//!   children that are not the largest, though, and on the 5x5 start, whose root has 130 moves
+//!   to spread over, summing ([`Disproof::Sum`]) is faster: 5.0 M nodes to the proof, where the
+//!   weak rule (with shared pockets, before pockets in the race) had none after 27 M. Symmetric
+//!   children are merged too.
 //!
 //! Keys and moves use the regions ([`super::view`]): a whole-move position is keyed by its mixed
 //! regions and its territory balance alone, and its side tries one fill move in its territories.

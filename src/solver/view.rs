@@ -160,8 +160,8 @@ impl View {
     /// When they leave it open, the reading says whether the side to move leads the naive race
     /// with the pockets' squares counted as its own (see [`Reading::Open`]): against the race
     /// without them, 4x5 took 5.84 M nodes instead of 8.87 M, the 5x5 start (summed) 5.02 M
-    /// instead of 5.64 M and 5x4 (summed) 0.22 M instead of 0.78 M, but 5x4 (weak) 26.9 k instead
-    /// of 24.5 k.
+    /// instead of 5.64 M and 5x4 (summed) 0.22 M instead of 0.78 M; with the weak rule it wanted
+    /// a larger factor (see `ahead_factor` in `super::dfpn`).
     ///
     /// `self` is `pos`'s view without pockets.
     pub fn settle(&self, pos: &Position, endgame: &mut Endgame) -> Reading {
