@@ -363,6 +363,29 @@ fn solve_command_line() {
     assert_eq!(out.status.code(), Some(2));
     let out = hippolyta(&["solve", "--board", "5x5", "--nodes", "3000", "--hash", "8"]);
     assert_eq!(text(&out.stdout).lines().last(), Some("result: unknown"));
+    // Progress lines count the first moves (up to symmetry) settled so far; 6x4 is lost, so none
+    // is ever won, and it takes far longer than a second.
+    let out = hippolyta(&[
+        "solve",
+        "--board",
+        "6x4",
+        "--time",
+        "1",
+        "--progress",
+        "0.1",
+        "--hash",
+        "8",
+    ]);
+    let stdout = text(&out.stdout);
+    let progress: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("progress: "))
+        .collect();
+    assert!(!progress.is_empty(), "{stdout}");
+    for line in progress {
+        assert!(line.contains(" first moves won 0 lost "), "{line}");
+        assert!(line.ends_with(" of 128"), "{line}");
+    }
     let out = hippolyta(&["solve", "--board", "5by5"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("bad --board '5by5'"));

@@ -44,7 +44,7 @@
 use super::symmetry::{Blank, Keys, Symmetries};
 use super::table::{step_bit, Table};
 use super::view::{Reading, View};
-use super::{Disproof, MoveStatus};
+use super::{Disproof, FirstMoves, MoveStatus};
 use crate::bitboard::Bitboard;
 use crate::endgame::area::ring_connected;
 use crate::endgame::{Budget, Solver as Endgame};
@@ -153,8 +153,8 @@ impl Shared<'_> {
     }
 }
 
-/// Called with the solve's counters, elapsed time and table use.
-pub(super) type Report<'a> = &'a mut dyn FnMut(&Counters, Duration, f64);
+/// Called with the solve's counters, elapsed time, table use and the root's first moves.
+pub(super) type Report<'a> = &'a mut dyn FnMut(&Counters, Duration, f64, Option<FirstMoves>);
 
 /// One thread's df-pn search over one root.
 pub(super) struct Search<'a> {
@@ -178,6 +178,11 @@ pub(super) struct Search<'a> {
     last_report: Instant,
     report_every: Duration,
     report: Option<Report<'a>>,
+    /// The root position, for the first moves' counts in progress reports.
+    root_pos: Position,
+    /// The endgame solver those counts use, so that they leave the search's own (and with it the
+    /// search's path) untouched.
+    report_endgame: Option<Box<Endgame>>,
 }
 
 impl<'a> Search<'a> {
@@ -207,6 +212,8 @@ impl<'a> Search<'a> {
             last_report: shared.started,
             report_every,
             report,
+            root_pos: pos.clone(),
+            report_endgame: None,
         }
     }
 
@@ -279,17 +286,49 @@ impl<'a> Search<'a> {
         if self.shared.halted() {
             self.aborted = true;
         }
-        if let Some(report) = self.report.as_mut() {
-            let now = Instant::now();
-            if now.duration_since(self.last_report) >= self.report_every {
-                self.last_report = now;
-                let all = Counters {
-                    nodes: total,
-                    ..self.counters
-                };
-                report(&all, self.shared.started.elapsed(), self.table.usage());
+        let now = Instant::now();
+        if self.report.is_some() && now.duration_since(self.last_report) >= self.report_every {
+            self.last_report = now;
+            let all = Counters {
+                nodes: total,
+                ..self.counters
+            };
+            let first = self.first_moves();
+            if let Some(report) = self.report.as_mut() {
+                report(
+                    &all,
+                    self.shared.started.elapsed(),
+                    self.table.usage(),
+                    first,
+                );
             }
         }
+    }
+
+    /// The root's first moves counted by status, as [`Search::root_moves`] finds them now (the
+    /// root's steps are known once it is expanded). Uses an endgame solver of its own and leaves
+    /// the counters as they were.
+    fn first_moves(&mut self) -> Option<FirstMoves> {
+        if self.root.is_empty() {
+            return None;
+        }
+        let mut own = self
+            .report_endgame
+            .take()
+            .unwrap_or_else(|| Box::new(Endgame::new()));
+        std::mem::swap(&mut *self.endgame, &mut *own);
+        let leaves = self.counters.leaves;
+        let mut pos = self.root_pos.clone();
+        let moves = self.root_moves(&mut pos);
+        self.counters.leaves = leaves;
+        std::mem::swap(&mut *self.endgame, &mut *own);
+        self.report_endgame = Some(own);
+        let count = |f: fn(&MoveStatus) -> bool| moves.iter().filter(|(_, s)| f(s)).count();
+        Some(FirstMoves {
+            won: count(|s| *s == MoveStatus::Wins),
+            lost: count(|s| *s == MoveStatus::Loses),
+            total: moves.len(),
+        })
     }
 
     /// Numbers of a new leaf whose bounds say `reading`: settled when the side to move cannot
@@ -387,6 +426,10 @@ impl<'a> Search<'a> {
             Half::Arrow { from, to } => {
                 self.expand_arrows(pos, &keys, &view, from, to, ply, &mut children)
             }
+        }
+        if ply == 0 {
+            // Progress reports count the first moves from these.
+            self.root.clone_from(&children);
         }
 
         let side = pos.side_to_move();

@@ -96,6 +96,21 @@ pub struct Progress {
     pub elapsed: Duration,
     /// Fraction of the table's slots in use.
     pub table_usage: f64,
+    /// The root's first moves by what is known of them (in progress lines only).
+    pub first_moves: Option<FirstMoves>,
+}
+
+/// The root's whole moves (up to board symmetry) counted by what the table and the bounds know of
+/// them, as [`SolveReport::moves`] would list them at that moment: the figure to watch in a long
+/// solve of a lost position, where every first move must be refuted.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FirstMoves {
+    /// Proven to win.
+    pub won: usize,
+    /// Proven to lose.
+    pub lost: usize,
+    /// All of them.
+    pub total: usize,
 }
 
 impl Progress {
@@ -117,7 +132,15 @@ impl fmt::Display for Progress {
             self.proven,
             self.disproven,
             self.elapsed.as_secs_f64()
-        )
+        )?;
+        if let Some(m) = self.first_moves {
+            write!(
+                f,
+                " first moves won {} lost {} of {}",
+                m.won, m.lost, m.total
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -239,9 +262,13 @@ impl Solver {
         let table = &self.table;
         let every = limits.report_every;
         let shared = &shared;
-        let mut report = |c: &dfpn::Counters, elapsed: Duration, usage: f64| {
-            progress(&progress_of(c, elapsed, usage));
-        };
+        let mut report =
+            |c: &dfpn::Counters, elapsed: Duration, usage: f64, first: Option<FirstMoves>| {
+                progress(&Progress {
+                    first_moves: first,
+                    ..progress_of(c, elapsed, usage)
+                });
+            };
         let (first, rest) = self
             .endgames
             .split_first_mut()
@@ -346,5 +373,6 @@ fn progress_of(c: &dfpn::Counters, elapsed: Duration, usage: f64) -> Progress {
         disproven: c.disproven,
         elapsed,
         table_usage: usage,
+        first_moves: None,
     }
 }
