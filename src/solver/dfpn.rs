@@ -81,6 +81,18 @@ const FILL_BUDGET: u64 = 20_000;
 /// `-` / 210.2 M / 189.5 M / `-` / 163.8 M; 4x6 `-` / 169.8 M / `-` / 179.7 M / 189.9 M; 4x5 `-` /
 /// 28.9 M / 29.7 M / `-` / 27.3 M; 5x4 `-` / 2.19 M / 2.14 M / 2.65 M / 7.04 M. The 5x5 proofs
 /// decided it there.
+///
+/// Tried and left out for the summed rule: ahead as being nearer by king distance to at least as
+/// many empty squares as the other side, instead of the race. It took the 5x5 start from 5.02 M
+/// nodes to 3.78 M (12.1 s to 9.4 s), 5x4 from 223 k to 177 k, 4x6 from 6.49 M to 5.51 M and seven
+/// first moves of 6x4 (each refuted in under 40 s) from 36.7 M to 31.6 M, but 4x5 from 8.04 M to
+/// 10.07 M, `3B1/BB2B/1W1x1/W3W/3Wx w` from 154 k to 178 k, and it did not help where 6x4 is hard:
+/// after 200 M nodes of the 6x4 start 13 first moves were refuted against 12, and the hardest
+/// first move (`1BW1B1/B4B/5W/1W2Wx b`) took 239.1 M nodes against 242.8 M, 12% slower per node
+/// (474.8 s against 422.9 s). Queen distance did much the same at a higher cost (5x5 3.80 M, the
+/// seven 30.5 M); strictly nearer (`>`) was worse (the seven 45.3 M), and so was either measure
+/// together with the race (54.5 M) or beside it (32.7 M); factor 16 / 64 with it took the 5x5
+/// start 5.38 M / 6.55 M. With the weak rule it was worse everywhere (4x5 9.38 M, 4x6 7.39 M).
 fn ahead_factor(disproof: Disproof) -> u32 {
     match disproof {
         Disproof::Weak => 4,
