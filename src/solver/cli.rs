@@ -4,7 +4,7 @@
 //! root moves' status) and, as the very last line, `result: win MOVE`, `result: loss` or
 //! `result: unknown`. The first Ctrl-C stops the search and prints what is known so far.
 
-use super::{Disproof, Limits, MoveStatus, Solver, Verdict};
+use super::{Disproof, FirstMoves, Limits, MoveStatus, Solver, Verdict};
 use crate::matches::interrupt;
 use crate::position::{parse_dims, Position};
 use clap::Args;
@@ -115,12 +115,12 @@ pub fn run(args: &SolveArgs) -> ExitCode {
         s.proven,
         s.disproven
     );
-    let count = |f: fn(&MoveStatus) -> bool| report.moves.iter().filter(|(_, st)| f(st)).count();
+    let first = FirstMoves::of(&report.moves);
     println!(
         "root moves (up to symmetry): {} winning, {} losing, {} open",
-        count(|s| *s == MoveStatus::Wins),
-        count(|s| *s == MoveStatus::Loses),
-        count(|s| matches!(s, MoveStatus::Open { .. }))
+        first.won,
+        first.lost,
+        first.total - first.won - first.lost
     );
     if report.verdict == Verdict::Unknown {
         for (m, st) in report.moves.iter().take(5) {

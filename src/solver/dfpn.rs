@@ -298,8 +298,11 @@ impl<'a> Search<'a> {
         if self.shared.halted() {
             self.aborted = true;
         }
+        if self.report.is_none() {
+            return;
+        }
         let now = Instant::now();
-        if self.report.is_some() && now.duration_since(self.last_report) >= self.report_every {
+        if now.duration_since(self.last_report) >= self.report_every {
             self.last_report = now;
             let all = Counters {
                 nodes: total,
@@ -335,12 +338,7 @@ impl<'a> Search<'a> {
         self.counters.leaves = leaves;
         std::mem::swap(&mut *self.endgame, &mut *own);
         self.report_endgame = Some(own);
-        let count = |f: fn(&MoveStatus) -> bool| moves.iter().filter(|(_, s)| f(s)).count();
-        Some(FirstMoves {
-            won: count(|s| *s == MoveStatus::Wins),
-            lost: count(|s| *s == MoveStatus::Loses),
-            total: moves.len(),
-        })
+        Some(FirstMoves::of(&moves))
     }
 
     /// Numbers of a new leaf whose bounds say `reading`: settled when the side to move cannot

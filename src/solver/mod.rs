@@ -113,6 +113,18 @@ pub struct FirstMoves {
     pub total: usize,
 }
 
+impl FirstMoves {
+    /// The counts of a list of root moves and their status.
+    pub fn of(moves: &[(Move, MoveStatus)]) -> FirstMoves {
+        let count = |f: fn(&MoveStatus) -> bool| moves.iter().filter(|(_, s)| f(s)).count();
+        FirstMoves {
+            won: count(|s| *s == MoveStatus::Wins),
+            lost: count(|s| *s == MoveStatus::Loses),
+            total: moves.len(),
+        }
+    }
+}
+
 impl Progress {
     /// Expanded positions per second.
     pub fn rate(&self) -> f64 {
