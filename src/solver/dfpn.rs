@@ -26,10 +26,11 @@
 //!   only (never a wrong result). Amazons transposes everywhere (two moves in either order), and a
 //!   sum counts a shared subtree once per path to it, so the search kept leaving positions whose
 //!   refutation was nearly done for siblings with fewer paths. The weak disproof number (max plus
-//!   the other open children, [`Disproof::Weak`], the default) counts each child once: 5x4 takes
-//!   13.9 k nodes instead of 223 k, 4x5 4.7 M instead of 8.0 M. It ignores progress inside the
-//!   children that are not the largest, though, and on the 5x5 start, whose root has 130 moves
-//!   to spread over, summing ([`Disproof::Sum`]) is faster: 5.0 M nodes to the proof, where the
+//!   the other open children, [`Disproof::Weak`], the default) counts each child once: 5x4 took
+//!   13.9 k nodes instead of 223 k, 4x5 4.7 M instead of 8.0 M (before [`behind_shift`] brought
+//!   the summed 5x4 to 13.6 k). It ignores progress inside the children that are not the
+//!   largest, though, and on the 5x5 start, whose root has 130 moves to spread over, summing
+//!   ([`Disproof::Sum`]) is faster: 4.8 M nodes to the proof, where the
 //!   weak rule (with shared pockets, before pockets in the race) had none after 27 M. Symmetric
 //!   children are merged too.
 //!
@@ -39,7 +40,8 @@
 //! numbers from the two sides' queen mobility (a side with few moves is easy to refute), and a
 //! side ahead in the naive race (see [`Reading::Open`]) gets a disproof number [`ahead_factor`]
 //! times larger (early on, with no territory yet, that is the side to move when the empty squares
-//! are odd in number: it gets the last one if both just fill).
+//! are odd in number: it gets the last one if both just fill). With summed disproof numbers, a
+//! side behind in the race gets a proof number doubled per move it trails ([`behind_shift`]).
 
 use super::symmetry::{Blank, Keys, Symmetries};
 use super::table::{step_bit, Table};
@@ -99,6 +101,33 @@ fn ahead_factor(disproof: Disproof) -> u32 {
         Disproof::Sum => 32,
     }
 }
+
+/// How many times a leaf's proof number doubles when its side to move trails the naive race by
+/// `-margin` moves (see [`Reading::Open`]; level is `margin == 0`): the further behind, the harder
+/// to prove it wins. Summed rule only, at most [`BEHIND_CAP`] doublings.
+///
+/// Measured with the summed rule (nodes, flat against graded): seven quick 6x4 refutations (first
+/// moves each refuted in under 40 s) 36.7 M / 30.2 M; the two hardest first moves of 6x4,
+/// `1BW1B1/B4B/5W/1W2Wx b` 242.8 M / 212.9 M and `1B2B1/B2W1B/W4W/4Wx b` 297.3 M / 228.1 M; the
+/// 5x5 start 5.02 M / 4.80 M; 4x6 6.49 M / 3.46 M; 5x4 223 k / 13.6 k; 4x5 8.04 M / 8.08 M;
+/// `3B1/BB2B/1W1x1/W3W/3Wx w` 154 k / 151 k.
+///
+/// Capped lower: at most 4 doublings, the seven 30.3 M, the hardest two 186.8 M and 227.8 M, but
+/// the 5x5 start 6.14 M and 4x6 3.89 M; at most 2, the seven 31.2 M, 5x5 4.64 M. A cap of 16 gave
+/// the same counts as 8 (these boards never trail by more). Tried beside it (at most 4): halving
+/// the trailing side's disproof number too, the seven 36.0 M; halving the leader's proof number
+/// per move of lead past the first, 38.1 M; doubling its [`ahead_factor`] per such move, 31.2 M;
+/// `ahead_factor` 16 or 64 instead of 32, 30.3 M or 32.9 M. With the weak rule, grading took
+/// `3B1/BB2B/1W1x1/W3W/3Wx w` from 200 k nodes to 7.77 M.
+fn behind_shift(disproof: Disproof, margin: i32) -> u32 {
+    match disproof {
+        Disproof::Weak => 0,
+        Disproof::Sum => (-margin).clamp(0, BEHIND_CAP) as u32,
+    }
+}
+
+/// See [`behind_shift`].
+const BEHIND_CAP: i32 = 8;
 
 /// A child of an expanded node, with its numbers seen from the parent: `p` is what it offers the
 /// parent's proof number (a minimum over children), `d` what it gives the disproof number (the
@@ -351,12 +380,12 @@ impl<'a> Search<'a> {
         match reading {
             Reading::Settled(true) => (0, INF),
             Reading::Settled(false) => (INF, 0),
-            Reading::Open { ahead } => {
+            Reading::Open { margin } => {
                 let (pn, dn) = initial_numbers(pos);
-                if ahead {
+                if margin > 0 {
                     (pn, dn * ahead_factor(self.shared.disproof))
                 } else {
-                    (pn, dn)
+                    (pn << behind_shift(self.shared.disproof, margin), dn)
                 }
             }
         }
@@ -789,4 +818,22 @@ fn step_numbers(pos: &Position, to: Square) -> (u32, u32) {
     let other = mobility(!pos.side_to_move());
     let arrows = pos.destination_count(to);
     (1 + other / 4, arrows * (1 + me / 4))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn behind_leaves_double_their_proof_numbers_when_summed() {
+        // (margin, summed shift): level or ahead keeps the number, each move behind doubles it.
+        for (margin, shift) in [(3, 0), (1, 0), (0, 0), (-1, 1), (-3, 3), (-8, 8), (-20, 8)] {
+            assert_eq!(
+                behind_shift(Disproof::Sum, margin),
+                shift,
+                "margin {margin}"
+            );
+            assert_eq!(behind_shift(Disproof::Weak, margin), 0, "margin {margin}");
+        }
+    }
 }

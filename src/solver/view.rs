@@ -58,10 +58,11 @@ pub(super) struct View {
 pub(super) enum Reading {
     /// Decided: whether the side to move wins.
     Settled(bool),
-    /// Open; whether the side to move leads the naive race with its pockets counted as its own:
-    /// both sides fill their territories and pockets and take turns on the other empty squares
-    /// of the mixed regions until they are full (so the mover gets the odd square).
-    Open { ahead: bool },
+    /// Open; `margin` is the side to move's lead in the naive race with its pockets counted as
+    /// its own: both sides fill their territories and pockets and take turns on the other empty
+    /// squares of the mixed regions until they are full (so the mover gets the odd square). The
+    /// mover wins the race when `margin > 0` (it is *ahead*); at 0 it runs out first.
+    Open { margin: i32 },
 }
 
 impl View {
@@ -157,7 +158,7 @@ impl View {
     /// amazons are common). The seals' values take endgame searches, so they are only worked out
     /// when the pockets could settle the verdict at all (a seal worth at most its pocket squares).
     ///
-    /// When they leave it open, the reading says whether the side to move leads the naive race
+    /// When they leave it open, the reading gives the side to move's lead in the naive race
     /// with the pockets' squares counted as its own (see [`Reading::Open`]): against the race
     /// without them, 4x5 took 5.84 M nodes instead of 8.87 M, the 5x5 start (summed) 5.02 M
     /// instead of 5.64 M and 5x4 (summed) 0.22 M instead of 0.78 M; with the weak rule it wanted
@@ -198,9 +199,9 @@ impl View {
         }
         let (me, other) = (side.index(), (!side).index());
         let free = view.mixed_empty - view.pocket_size[0] - view.pocket_size[1];
-        let ahead = view.lo[me] + view.pocket_size[me] + free % 2
-            > view.lo[other] + view.pocket_size[other];
-        let open = Reading::Open { ahead };
+        let margin = (view.lo[me] + view.pocket_size[me] + free % 2) as i32
+            - (view.lo[other] + view.pocket_size[other]) as i32;
+        let open = Reading::Open { margin };
         if pockets.is_empty() || view.verdict(side).is_none() {
             return open;
         }
@@ -282,10 +283,13 @@ mod tests {
         assert_eq!(settle("xxxxxx/2W1B1 b"), Reading::Settled(false));
         // White to move: sure 2 against Black's possible 2, and Black's sure 1 against White's
         // possible 3: the bounds leave it open. In the race White has 2 pocket squares and the
-        // odd one of the rest (d1) against Black's 1: ahead.
-        assert_eq!(settle("xxxxxx/2W1B1 w"), Reading::Open { ahead: true });
-        // No pocket: of three shared squares White gets two, Black one and its territory's one.
-        assert_eq!(settle("W3B/xxxxx/B1xxx w"), Reading::Open { ahead: false });
+        // odd one of the rest (d1) against Black's 1: ahead by 2.
+        assert_eq!(settle("xxxxxx/2W1B1 w"), Reading::Open { margin: 2 });
+        // No pocket: of three shared squares White gets two, Black one and its territory's one:
+        // level, so White, to move, runs out first.
+        assert_eq!(settle("W3B/xxxxx/B1xxx w"), Reading::Open { margin: 0 });
+        // The same with Black's territory filled: White leads by one.
+        assert_eq!(settle("W3B/xxxxx/Bxxxx w"), Reading::Open { margin: 1 });
         assert_eq!(view("xxxxxx/2W1B1 b").verdict(Color::Black), None);
     }
 
@@ -309,10 +313,10 @@ mod tests {
             (None, Reading::Settled(false))
         );
         // d1 also touches Black's e1 and the pocket a2-b1 is White's: White's sure 2 against
-        // Black's possible 2 (d1 and f1) leaves it open.
+        // Black's possible 2 (d1 and f1) leaves it open. In the race White leads 3 to 1.
         assert_eq!(
             settle("xxxxxx/1xxxxx/W1W1B1 w"),
-            (None, Reading::Open { ahead: true })
+            (None, Reading::Open { margin: 2 })
         );
     }
 }
