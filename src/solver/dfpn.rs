@@ -121,8 +121,9 @@ fn ahead_factor(disproof: Disproof) -> u32 {
 /// `3B1/BB2B/1W1x1/W3W/3Wx w` from 200 k nodes to 7.77 M.
 ///
 /// Counting a level race as trailing by one (one more doubling everywhere) took the seven to
-/// 23.1 M, 4x5 to 7.34 M, 4x6 to 2.76 M and `3B1/BB2B/1W1x1/W3W/3Wx w` to 99.7 k, but the 5x5
-/// start to 34.4 M (75.8 s, past its one-minute mark); by two, the seven 24.3 M; half a doubling
+/// 23.1 M, 4x5 to 7.34 M, 4x6 to 2.76 M, `3B1/BB2B/1W1x1/W3W/3Wx w` to 99.7 k and the hardest
+/// 6x4 first move to 52.8 M (110 s, with another reply, b4-d2/e3), but the 5x5 start to 34.4 M
+/// (75.8 s, past its one-minute mark); by two, the seven 24.3 M; half a doubling
 /// for a level race (times 1.5), the seven 28.4 M and the 5x5 start 5.23 M.
 fn behind_shift(disproof: Disproof, margin: i32) -> u32 {
     match disproof {
