@@ -41,7 +41,8 @@
 //! side ahead in the naive race (see [`Reading::Open`]) gets a disproof number [`ahead_factor`]
 //! times larger (early on, with no territory yet, that is the side to move when the empty squares
 //! are odd in number: it gets the last one if both just fill). With summed disproof numbers, a
-//! side behind in the race gets a proof number doubled per move it trails ([`behind_shift`]).
+//! side behind in the race gets a proof number doubled per move it trails, and once more late in
+//! the game ([`behind_shift`]).
 
 use super::symmetry::{Blank, Keys, Symmetries};
 use super::table::{step_bit, Table};
@@ -102,35 +103,58 @@ fn ahead_factor(disproof: Disproof) -> u32 {
     }
 }
 
-/// How many times a leaf's proof number doubles when its side to move trails the naive race by
-/// `-margin` moves (see [`Reading::Open`]; level is `margin == 0`): the further behind, the harder
-/// to prove it wins. Summed rule only, at most [`BEHIND_CAP`] doublings.
+/// How many times a leaf's proof number doubles when its side to move is not ahead in the naive
+/// race (see [`Reading::Open`]): once per move it trails by (`-margin`), and once more late, when
+/// its mixed regions have at most [`LATE_EMPTY`] empty squares (`mixed_empty`), so that late it
+/// counts the moves it needs to get ahead (`1 - margin`, one for a level race). The further
+/// behind, the harder to prove it wins; and with few squares left there is little room to win
+/// back a tempo, so a level race late is as bad as trailing by one early. Summed rule only, at
+/// most [`BEHIND_CAP`] doublings.
 ///
-/// Measured with the summed rule (nodes, flat against graded): seven quick 6x4 refutations (first
-/// moves each refuted in under 40 s) 36.7 M / 30.2 M; the two hardest first moves of 6x4,
-/// `1BW1B1/B4B/5W/1W2Wx b` 242.8 M / 212.9 M and `1B2B1/B2W1B/W4W/4Wx b` 297.3 M / 228.1 M; the
-/// 5x5 start 5.02 M / 4.80 M; 4x6 6.49 M / 3.46 M; 5x4 223 k / 13.6 k; 4x5 8.04 M / 8.08 M;
-/// `3B1/BB2B/1W1x1/W3W/3Wx w` 154 k / 151 k.
+/// Measured with the summed rule (nodes: flat / graded, one doubling per move trailed / graded
+/// with the late doubling): the 6x4 start (`--disproof sum`, one thread) - / 1,387.3 M (2566 s,
+/// `--hash 16384`) / 909.9 M (2121 s with `--hash 8192`, on a machine running two other solves
+/// on its two cores); seven quick 6x4 refutations (first moves each refuted in under 40 s) 36.7
+/// M / 30.2 M / 25.9 M; the two hardest first moves of 6x4, `1BW1B1/B4B/5W/1W2Wx b` 242.8 M /
+/// 212.9 M / see README, and `1B2B1/B2W1B/W4W/4Wx b` 297.3 M / 228.1 M / -; the 5x5 start 5.02 M
+/// / 4.80 M / 5.27 M; 4x6 6.49 M / 3.46 M / 3.01 M; 5x4 223 k / 13.6 k / 13.3 k; 4x5 8.04 M /
+/// 8.08 M / 7.34 M; 4x4 13.8 k / 13.7 k / 12.4 k; `3B1/BB2B/1W1x1/W3W/3Wx w` 154 k / 151 k /
+/// 82.7 k.
 ///
-/// Capped lower: at most 4 doublings, the seven 30.3 M, the hardest two 186.8 M and 227.8 M, but
-/// the 5x5 start 6.14 M and 4x6 3.89 M; at most 2, the seven 31.2 M, 5x5 4.64 M. A cap of 16 gave
-/// the same counts as 8 (these boards never trail by more). Tried beside it (at most 4): halving
-/// the trailing side's disproof number too, the seven 36.0 M; halving the leader's proof number
-/// per move of lead past the first, 38.1 M; doubling its [`ahead_factor`] per such move, 31.2 M;
-/// `ahead_factor` 16 or 64 instead of 32, 30.3 M or 32.9 M. With the weak rule, grading took
-/// `3B1/BB2B/1W1x1/W3W/3Wx w` from 200 k nodes to 7.77 M.
+/// Where the extra doubling applies. Everywhere: the seven 23.1 M, 4x5 7.34 M, 4x6 2.76 M,
+/// `3B1/BB2B/1W1x1/W3W/3Wx w` 99.7 k and the hardest 6x4 first move 52.8 M (110 s, with another
+/// reply, b4-d2/e3), the second hardest 227.6 M, but the 5x5 start 34.4 M (75.8 s, past its
+/// one-minute mark); by two, the seven 24.3 M; half a doubling (times 1.5), the seven 28.4 M, 5x5
+/// 5.23 M. For the root's side to move only: the 6x4 start 965.0 M (2030 s, `--hash 8192`) but
+/// the 5x5 start 20.4 M; for the other side only, the 5x5 start 6.66 M. Only with 13 or more
+/// empty squares on the board: the seven 30.4 M, so the gain is late and the 5x5 start's loss
+/// early. With at most 10 / 12 (this rule) mixed empty squares: the seven 21.9 M / 25.9 M, the
+/// 5x5 start 5.37 M / 5.27 M, 4x6 4.19 M / 3.01 M, `3B1/BB2B/1W1x1/W3W/3Wx w` 141 k / 82.7 k.
+/// Counting every empty square of the board instead (territories too), at most 8 / 9 / 10 / 11 /
+/// 12 / 14: the seven 29.3 M / 31.0 M / 22.9 M / - / 25.9 M / -, the 5x5 start 4.86 M / 4.71 M /
+/// 5.30 M / 5.18 M / 7.32 M / 30.4 M. The seven move by a fifth either way from one threshold to
+/// the next, so 12 was chosen on the small boards and the 6x4 start, not on the seven.
 ///
-/// Counting a level race as trailing by one (one more doubling everywhere) took the seven to
-/// 23.1 M, 4x5 to 7.34 M, 4x6 to 2.76 M, `3B1/BB2B/1W1x1/W3W/3Wx w` to 99.7 k and the hardest
-/// 6x4 first move to 52.8 M (110 s, with another reply, b4-d2/e3), but the 5x5 start to 34.4 M
-/// (75.8 s, past its one-minute mark); by two, the seven 24.3 M; half a doubling
-/// for a level race (times 1.5), the seven 28.4 M and the 5x5 start 5.23 M.
-fn behind_shift(disproof: Disproof, margin: i32) -> u32 {
+/// Capped lower (before the late doubling): at most 4 doublings, the seven 30.3 M, the hardest two
+/// 186.8 M and 227.8 M, but the 5x5 start 6.14 M and 4x6 3.89 M; at most 2, the seven 31.2 M, 5x5
+/// 4.64 M. A cap of 16 gave the same counts as 8 (these boards never trail by more). Tried beside
+/// it (at most 4): halving the trailing side's disproof number too, the seven 36.0 M; halving the
+/// leader's proof number per move of lead past the first, 38.1 M; doubling its [`ahead_factor`]
+/// per such move, 31.2 M; `ahead_factor` 16 or 64 instead of 32, 30.3 M or 32.9 M. With the weak
+/// rule, grading took `3B1/BB2B/1W1x1/W3W/3Wx w` from 200 k nodes to 7.77 M.
+fn behind_shift(disproof: Disproof, margin: i32, mixed_empty: u32) -> u32 {
     match disproof {
         Disproof::Weak => 0,
-        Disproof::Sum => (-margin).clamp(0, BEHIND_CAP) as u32,
+        Disproof::Sum if margin > 0 => 0,
+        Disproof::Sum => {
+            let late = (mixed_empty <= LATE_EMPTY) as i32;
+            (late - margin).min(BEHIND_CAP) as u32
+        }
     }
 }
+
+/// See [`behind_shift`].
+const LATE_EMPTY: u32 = 12;
 
 /// See [`behind_shift`].
 const BEHIND_CAP: i32 = 8;
@@ -378,7 +402,7 @@ impl<'a> Search<'a> {
 
     /// Numbers of a new leaf whose bounds say `reading`: settled when the side to move cannot
     /// move or the bounds decide it; otherwise from its mobility.
-    fn leaf_numbers(&mut self, pos: &Position, reading: Reading) -> (u32, u32) {
+    fn leaf_numbers(&mut self, pos: &Position, reading: Reading, mixed_empty: u32) -> (u32, u32) {
         self.counters.leaves += 1;
         if !pos.has_legal_move() {
             return (INF, 0);
@@ -391,7 +415,10 @@ impl<'a> Search<'a> {
                 if margin > 0 {
                     (pn, dn * ahead_factor(self.shared.disproof))
                 } else {
-                    (pn << behind_shift(self.shared.disproof, margin), dn)
+                    (
+                        pn << behind_shift(self.shared.disproof, margin, mixed_empty),
+                        dn,
+                    )
                 }
             }
         }
@@ -410,7 +437,7 @@ impl<'a> Search<'a> {
             Some(v) => Reading::Settled(v),
             None => view.settle(pos, self.endgame),
         };
-        self.leaf_numbers(pos, reading)
+        self.leaf_numbers(pos, reading, view.mixed_empty)
     }
 
     /// The table key of whole-move position `pos` with hashes `keys` (abstracted when its
@@ -833,13 +860,27 @@ mod tests {
     #[test]
     fn behind_leaves_double_their_proof_numbers_when_summed() {
         // (margin, summed shift): level or ahead keeps the number, each move behind doubles it.
-        for (margin, shift) in [(3, 0), (1, 0), (0, 0), (-1, 1), (-3, 3), (-8, 8), (-20, 8)] {
+        // (margin, mixed empty squares, summed shift): ahead keeps the number, each move behind
+        // doubles it, and late (at most 12 mixed empty squares) one doubling more.
+        for (margin, empty, shift) in [
+            (3, 4, 0),
+            (1, 4, 0),
+            (0, 13, 0),
+            (0, 12, 1),
+            (0, 3, 1),
+            (-1, 20, 1),
+            (-1, 8, 2),
+            (-3, 13, 3),
+            (-3, 10, 4),
+            (-8, 20, 8),
+            (-20, 5, 8),
+        ] {
             assert_eq!(
-                behind_shift(Disproof::Sum, margin),
+                behind_shift(Disproof::Sum, margin, empty),
                 shift,
-                "margin {margin}"
+                "margin {margin}, {empty} empty"
             );
-            assert_eq!(behind_shift(Disproof::Weak, margin), 0, "margin {margin}");
+            assert_eq!(behind_shift(Disproof::Weak, margin, empty), 0);
         }
     }
 }
