@@ -116,7 +116,7 @@ fn ahead_factor(disproof: Disproof) -> u32 {
 /// `--hash 16384`) / 909.9 M (2121 s with `--hash 8192`, on a machine running two other solves
 /// on its two cores); seven quick 6x4 refutations (first moves each refuted in under 40 s) 36.7
 /// M / 30.2 M / 25.9 M; the two hardest first moves of 6x4, `1BW1B1/B4B/5W/1W2Wx b` 242.8 M /
-/// 212.9 M / see README, and `1B2B1/B2W1B/W4W/4Wx b` 297.3 M / 228.1 M / -; the 5x5 start 5.02 M
+/// 212.9 M / 53.9 M, and `1B2B1/B2W1B/W4W/4Wx b` 297.3 M / 228.1 M / 193.3 M; the 5x5 start 5.02 M
 /// / 4.80 M / 5.27 M; 4x6 6.49 M / 3.46 M / 3.01 M; 5x4 223 k / 13.6 k / 13.3 k; 4x5 8.04 M /
 /// 8.08 M / 7.34 M; 4x4 13.8 k / 13.7 k / 12.4 k; `3B1/BB2B/1W1x1/W3W/3Wx w` 154 k / 151 k /
 /// 82.7 k.
