@@ -28,9 +28,9 @@
 //!   refutation was nearly done for siblings with fewer paths. The weak disproof number (max plus
 //!   the other open children, [`Disproof::Weak`], the default) counts each child once: 5x4 took
 //!   13.9 k nodes instead of 223 k, 4x5 4.7 M instead of 8.0 M (before [`behind_shift`] brought
-//!   the summed 5x4 to 13.6 k). It ignores progress inside the children that are not the
-//!   largest, though, and on the 5x5 start, whose root has 130 moves to spread over, summing
-//!   ([`Disproof::Sum`]) is faster: 4.8 M nodes to the proof, where the
+//!   the summed 5x4 to 13.3 k and 4x5 to 7.3 M). It ignores progress inside the children that
+//!   are not the largest, though, and on the 5x5 start, whose root has 130 moves to spread over,
+//!   summing ([`Disproof::Sum`]) is faster: 5.3 M nodes to the proof, where the
 //!   weak rule (with shared pockets, before pockets in the race) had none after 27 M. Symmetric
 //!   children are merged too.
 //!
@@ -859,7 +859,6 @@ mod tests {
 
     #[test]
     fn behind_leaves_double_their_proof_numbers_when_summed() {
-        // (margin, summed shift): level or ahead keeps the number, each move behind doubles it.
         // (margin, mixed empty squares, summed shift): ahead keeps the number, each move behind
         // doubles it, and late (at most 12 mixed empty squares) one doubling more.
         for (margin, empty, shift) in [

@@ -26,17 +26,17 @@ pub enum Disproof {
     /// Weak disproof numbers (the default)
     ///
     /// The largest child's plus one for each other open child (Ueda et al.), with a naive-race
-    /// factor of 4: fewer nodes on 4x5 (4.71 M against 8.08 M summed) and 4x4 (10.7 k against
-    /// 13.7 k), about as many on 5x4 (13.9 k against 13.6 k), but more on 4x6 (4.58 M against
-    /// 3.46 M) and far more on the 5x5 start.
+    /// factor of 4: fewer nodes on 4x5 (4.71 M against 7.34 M summed) and 4x4 (10.7 k against
+    /// 12.4 k), about as many on 5x4 (13.9 k against 13.3 k), but more on 4x6 (4.58 M against
+    /// 3.01 M) and far more on the 5x5 start.
     #[default]
     Weak,
     /// Summed disproof numbers
     ///
     /// The sum of the children's, with a naive-race factor of 32 and a leaf's proof number
-    /// doubled per move its side trails the race: fewer nodes on the 5x5 start (a proof in
-    /// 4.80 M, where the weak rule had none after 27 M, measured before pockets counted in the
-    /// race) and on 4x6, and more progress on 6x4.
+    /// doubled per move its side trails the race, and once more late: fewer nodes on the 5x5
+    /// start (a proof in 5.27 M, where the weak rule had none after 27 M, measured before
+    /// pockets counted in the race) and on 4x6, and the only rule that proves the 6x4 start.
     Sum,
 }
 
