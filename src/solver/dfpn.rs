@@ -715,6 +715,11 @@ impl<'a> Search<'a> {
     /// [`step_numbers`], an arrow by [`Search::leaf_numbers`] of the position after it. Stops
     /// early at a child that proves the node, then merges symmetric duplicates (in key order;
     /// [`numbers`] picks the best).
+    ///
+    /// Tried (with an eighth in [`step_numbers`]): killer moves, the move that last proved a node
+    /// at the same ply numbered as cheap (a step's p at most 1, an arrow's p divided by 4 or 16):
+    /// the seven quick 6x4 first moves (see [`behind_shift`]) took 25.8 M or 24.9 M nodes against
+    /// 21.4 M without.
     fn number_children(
         &mut self,
         pos: &mut Position,
@@ -772,6 +777,10 @@ impl<'a> Search<'a> {
 /// `(pn, dn, index of the child with the least p (ties broken as `salt` says), least p of the
 /// others, open children but one)` of a node from its children: `pn` the least `p`, `dn` with
 /// `weak` the largest `d` plus one for each other child not yet refuted (`d > 0`), else the sum.
+///
+/// Tried between the two (the largest `d` plus half, or a quarter, of the others' sum, the
+/// child's threshold widened to match): the seven quick 6x4 first moves (see [`behind_shift`])
+/// took 74.8 M or 187.0 M nodes against 25.9 M summed.
 #[inline]
 fn numbers(children: &[Child], salt: u64, weak: bool) -> (u32, u32, usize, u32, u32) {
     let mut best = 0;
@@ -821,6 +830,19 @@ fn numbers(children: &[Child], salt: u64, weak: bool) -> (u32, u32, usize, u32, 
 /// child to refute), proving its win is harder the more the opponent can move (pn). With split
 /// moves, `dn = 1 + steps` took the 5x4 start in 3.4 M nodes against 3.6 M for `1 + steps / 4`;
 /// an evaluation-weighted variant (win probability scaling both) took 4.5 M to 12 M.
+///
+/// Tried with summed disproof numbers: scaling a new leaf's numbers and a queen step's (see
+/// [`step_numbers`]) by the room left, so that an expanded node's numbers (from deeper leaves)
+/// grow more slowly than a fresh leaf's and the search finishes deeper work first, as in Deep
+/// df-pn (Zhang et al. 2017). By the mixed regions' empty squares plus 8: the 6x4 start took
+/// 1433.2 s, 968.5 M nodes and 1,276 M leaves; by 28 minus the whole moves from the root, 1439.8
+/// s, 950.3 M and 1,270 M; the rule as it is, 1502.6 s, 909.9 M and 1,338 M (`--board 6x4 --hash
+/// 8192`, each beside another 6x4 solve on the machine's other core). But the 5x5 start took
+/// 11.0 M nodes (8 plus the empty squares) or 10.9 M (28 minus the moves) against 5.27 M, and
+/// 4x6 4.78 M or 4.24 M against 3.01 M, for 5% on 6x4. Plus 4, 12 or 16 instead of 8: the
+/// seven quick 6x4 first moves (see [`behind_shift`]) 24.3 M, 26.3 M, 26.6 M nodes (21.98 M
+/// with 8, 25.9 M unscaled); 24, 32 or 48 minus the moves, 22.6 M, 24.1 M, 22.3 M, but 4, 8 or
+/// 12 minus the moves, 29.4 M, 58.5 M, 34.6 M.
 #[inline]
 fn initial_numbers(pos: &Position) -> (u32, u32) {
     let mobility = |c| -> u32 {
@@ -835,10 +857,27 @@ fn initial_numbers(pos: &Position) -> (u32, u32) {
 }
 
 /// Initial numbers of a half-way node (an amazon stepped to `to`, its arrow to come), for its side
-/// to move: what expanding it would give if every arrow led to a leaf numbered by
-/// [`initial_numbers`] and disproof numbers were summed (the minimum over arrows of the
-/// opponent's dn, the sum of their pn). With the weak disproof number this is larger than an
-/// expansion gives; the figures in the module comment are with it.
+/// to move. The disproof number is what expanding it would give if every arrow led to a leaf
+/// numbered by [`initial_numbers`] and disproof numbers were summed (the sum of their pn); with
+/// the weak disproof number this is larger than an expansion gives. The proof number, a quarter
+/// of the opponent's mobility, is smaller than the least dn of those leaves would be (the whole
+/// mobility, or [`ahead_factor`] times it), so a step not yet expanded looks cheaper to prove than
+/// one whose arrows are known. The figures in the module comment are with both.
+///
+/// Tried with summed disproof numbers (the 6x4 start, `--hash 8192`, two solves on the machine's
+/// two cores): an eighth instead of a quarter took 1472.2 s and 934.7 M nodes (1,311 M leaves)
+/// against 1502.6 s and 909.9 M (1,338 M leaves) for this rule, side by side, so within the noise,
+/// though the seven quick 6x4 first moves (see [`behind_shift`]) took 21.4 M nodes against 25.9 M,
+/// the second hardest first move (`1B2B1/B2W1B/W4W/4Wx b`) 117.4 M against 193.3 M, 4x5 6.17 M
+/// against 7.34 M, and the 5x5 start 9.52 M against 5.27 M and 4x6 6.04 M against 3.01 M. A
+/// sixteenth: the seven 20.9 M, the 5x5 start 12.5 M; a proof number of 1 (every step as cheap):
+/// the seven 19.6 M, the 5x5 start 13.6 M, 4x6 8.84 M. Half and the whole mobility: the seven
+/// 27.2 M and 54.0 M. A proof number of 1 where the node's side trails the race or is level and a
+/// quarter where it leads, or the other way round: the seven 25.3 M or 28.8 M, the 5x5 start
+/// 10.4 M or 7.19 M. So the
+/// seven, small enough to measure many variants on, do not predict the whole 6x4 proof. A
+/// disproof number of `arrows * (1 + me / 2)` or `/ 8` (with an eighth): the seven 53.8 M or
+/// 43.2 M.
 #[inline]
 fn step_numbers(pos: &Position, to: Square) -> (u32, u32) {
     let mobility = |c| -> u32 {
