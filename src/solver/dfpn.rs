@@ -874,10 +874,9 @@ fn initial_numbers(pos: &Position) -> (u32, u32) {
 /// the seven 19.6 M, the 5x5 start 13.6 M, 4x6 8.84 M. Half and the whole mobility: the seven
 /// 27.2 M and 54.0 M. A proof number of 1 where the node's side trails the race or is level and a
 /// quarter where it leads, or the other way round: the seven 25.3 M or 28.8 M, the 5x5 start
-/// 10.4 M or 7.19 M. So the
-/// seven, small enough to measure many variants on, do not predict the whole 6x4 proof. A
-/// disproof number of `arrows * (1 + me / 2)` or `/ 8` (with an eighth): the seven 53.8 M or
-/// 43.2 M.
+/// 10.4 M or 7.19 M. So the seven, small enough to measure many variants on, do not predict the
+/// whole 6x4 proof. A disproof number of `arrows * (1 + me / 2)` or `/ 8` (with an eighth): the
+/// seven 53.8 M or 43.2 M.
 #[inline]
 fn step_numbers(pos: &Position, to: Square) -> (u32, u32) {
     let mobility = |c| -> u32 {

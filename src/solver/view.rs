@@ -21,9 +21,9 @@
 //! loss at every smaller one. Tried: a second table of these thresholds by mixed part (keyed with
 //! `x` taken out), consulted for new leaves. On `1Bx1B1/B4B/2W2W/1W2W1 b` it settled 434 k of
 //! 16.4 M leaves, but the proof took 12.4 M nodes against 8.8 M (both with an eighth in
-//! `step_numbers` of `super::dfpn`); on 4x5, 308 k leaves settled
-//! and 7,340,242 nodes against 7,340,574. Positions seldom recur with only the balance changed,
-//! and the pockets settle most of those leaves anyway.
+//! `step_numbers` of `super::dfpn`); on 4x5 it settled 308 k leaves and took 7,340,242 nodes
+//! against 7,340,574. So positions seldom recur with only the balance changed, and where they do
+//! (4x5) the other bounds seem to settle them soon anyway.
 //!
 //! Inside a mixed region, a *pocket* (empty squares touching amazons of one side only, see
 //! [`View::settle`]) is as good as a territory for that side when it comes to bounds: the side
