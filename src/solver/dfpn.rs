@@ -400,33 +400,10 @@ impl<'a> Search<'a> {
         Some(FirstMoves::of(&moves))
     }
 
-    /// Numbers of a new leaf whose bounds say `reading`: settled when the side to move cannot
-    /// move or the bounds decide it; otherwise from its mobility.
-    fn leaf_numbers(&mut self, pos: &Position, reading: Reading, mixed_empty: u32) -> (u32, u32) {
-        self.counters.leaves += 1;
-        if !pos.has_legal_move() {
-            return (INF, 0);
-        }
-        match reading {
-            Reading::Settled(true) => (0, INF),
-            Reading::Settled(false) => (INF, 0),
-            Reading::Open { margin } => {
-                let (pn, dn) = initial_numbers(pos);
-                if margin > 0 {
-                    (pn, dn * ahead_factor(self.shared.disproof))
-                } else {
-                    (
-                        pn << behind_shift(self.shared.disproof, margin, mixed_empty),
-                        dn,
-                    )
-                }
-            }
-        }
-    }
-
     /// Numbers of whole-move position `pos` (just after an arrow, with view `view`) as a new
-    /// leaf: settled by `settled` when the view's verdict is known, else by the view with its
-    /// pockets (which take more work, so only for a leaf the territories leave open).
+    /// leaf: settled when the side to move cannot move, by `settled` when the view's verdict is
+    /// known, else by the view with its pockets (which take more work, so only for a leaf the
+    /// territories leave open) when they decide it; otherwise from its mobility.
     fn new_leaf_numbers(
         &mut self,
         pos: &Position,
@@ -437,7 +414,23 @@ impl<'a> Search<'a> {
             Some(v) => Reading::Settled(v),
             None => view.settle(pos, self.endgame),
         };
-        self.leaf_numbers(pos, reading, view.mixed_empty)
+        self.counters.leaves += 1;
+        if !pos.has_legal_move() {
+            return (INF, 0);
+        }
+        match reading {
+            Reading::Settled(true) => (0, INF),
+            Reading::Settled(false) => (INF, 0),
+            Reading::Open { margin } => {
+                let (pn, dn) = initial_numbers(pos);
+                let disproof = self.shared.disproof;
+                if margin > 0 {
+                    (pn, dn * ahead_factor(disproof))
+                } else {
+                    (pn << behind_shift(disproof, margin, view.mixed_empty), dn)
+                }
+            }
+        }
     }
 
     /// The table key of whole-move position `pos` with hashes `keys` (abstracted when its
@@ -712,7 +705,7 @@ impl<'a> Search<'a> {
     /// Numbers the `children` of a node at `half` of its side's move (their buckets already
     /// prefetched) from the table (only those whose [`step_bit`] is in `filter`, and no arrow
     /// the regions already settle: the table cannot know better), else statically: a step by
-    /// [`step_numbers`], an arrow by [`Search::leaf_numbers`] of the position after it. Stops
+    /// [`step_numbers`], an arrow by [`Search::new_leaf_numbers`] of the position after it. Stops
     /// early at a child that proves the node, then merges symmetric duplicates (in key order;
     /// [`numbers`] picks the best).
     ///
@@ -917,7 +910,11 @@ mod tests {
                 shift,
                 "margin {margin}, {empty} empty"
             );
-            assert_eq!(behind_shift(Disproof::Weak, margin, empty), 0);
+            assert_eq!(
+                behind_shift(Disproof::Weak, margin, empty),
+                0,
+                "margin {margin}, {empty} empty"
+            );
         }
     }
 }
