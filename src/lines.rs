@@ -95,6 +95,33 @@ const fn build_reach_counts() -> [[u8; 1024]; MAX_SIZE] {
 pub static SQUARE_LINES: [SquareLines; NUM_INDICES] = build_square_lines();
 /// Square index on each slot of each line (`u8::MAX` where there is none).
 pub static LINE_SQUARES: [[u8; MAX_SIZE]; NUM_LINES] = build_line_squares();
+/// `LINE_PREFIX[line][k]`: the squares (as `u128` bitboard bits) on the slots below `k` of
+/// `line`, so a run of slots `lo..=hi` is `LINE_PREFIX[line][hi + 1] ^ LINE_PREFIX[line][lo]`.
+pub static LINE_PREFIX: [[u128; MAX_SIZE + 1]; NUM_LINES] = build_line_prefixes();
+
+const fn build_line_prefixes() -> [[u128; MAX_SIZE + 1]; NUM_LINES] {
+    let squares = build_line_squares();
+    let mut t = [[0u128; MAX_SIZE + 1]; NUM_LINES];
+    let mut line = 0;
+    while line < NUM_LINES {
+        let mut k = 0;
+        while k < MAX_SIZE {
+            let s = squares[line][k];
+            t[line][k + 1] = t[line][k] | if s == NONE { 0 } else { 1u128 << s };
+            k += 1;
+        }
+        line += 1;
+    }
+    t
+}
+
+/// The squares on slots `lo..=hi` of `line`.
+#[inline]
+pub fn line_run(line: u8, lo: u32, hi: u32) -> u128 {
+    let prefix = &LINE_PREFIX[line as usize];
+    prefix[hi as usize + 1] ^ prefix[lo as usize]
+}
+
 /// `REACH[p][occ]`: empty slots reachable from slot `p` along a line with occupancy `occ`.
 pub static REACH: [[u8; 1024]; MAX_SIZE] = build_reach_counts();
 
@@ -160,6 +187,25 @@ mod tests {
             .map(|l| l.iter().filter(|&&s| s != NONE).count())
             .sum();
         assert_eq!(used, 400);
+    }
+
+    #[test]
+    fn line_runs_hold_exactly_their_slots() {
+        for line in 0..NUM_LINES as u8 {
+            for lo in 0..MAX_SIZE as u32 {
+                for hi in lo..MAX_SIZE as u32 {
+                    let want = (lo..=hi)
+                        .map(|s| LINE_SQUARES[line as usize][s as usize])
+                        .filter(|&sq| sq != NONE)
+                        .fold(0u128, |b, sq| b | 1 << sq);
+                    assert_eq!(
+                        line_run(line, lo, hi),
+                        want,
+                        "line {line}, slots {lo}..={hi}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
-use crate::lines::{empty_lines, line_square, segment, NUM_LINES, SQUARE_LINES};
+use crate::lines::{empty_lines, line_run, segment, NUM_LINES, SQUARE_LINES};
 use crate::mv::{IllegalMoveError, Move};
 use crate::square::{Square, MAX_SIZE};
 use crate::zobrist;
@@ -348,15 +348,12 @@ impl Position {
     /// Squares a queen on `from` reaches with the current occupancy (its own square not counted).
     pub fn queen_targets(&self, from: Square) -> Bitboard {
         let sl = &SQUARE_LINES[from.index()];
-        let mut b = Bitboard::EMPTY;
+        let mut b = 0;
         for k in 0..4 {
-            let p = sl.slot[k] as u32;
-            let (lo, hi) = segment(self.lines[sl.line[k] as usize], p);
-            for s in (lo..=hi).filter(|&s| s != p) {
-                b |= Bitboard::from_square(line_square(sl.line[k], s));
-            }
+            let (lo, hi) = segment(self.lines[sl.line[k] as usize], sl.slot[k] as u32);
+            b |= line_run(sl.line[k], lo, hi);
         }
-        b
+        Bitboard(b) & !Bitboard::from_square(from)
     }
 
     /// A readable board with coordinates: `W`/`B` amazons, `x` arrows, `.` empty squares.
