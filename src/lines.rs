@@ -100,13 +100,12 @@ pub static LINE_SQUARES: [[u8; MAX_SIZE]; NUM_LINES] = build_line_squares();
 pub static LINE_PREFIX: [[u128; MAX_SIZE + 1]; NUM_LINES] = build_line_prefixes();
 
 const fn build_line_prefixes() -> [[u128; MAX_SIZE + 1]; NUM_LINES] {
-    let squares = build_line_squares();
     let mut t = [[0u128; MAX_SIZE + 1]; NUM_LINES];
     let mut line = 0;
     while line < NUM_LINES {
         let mut k = 0;
         while k < MAX_SIZE {
-            let s = squares[line][k];
+            let s = LINE_SQUARES[line][k];
             t[line][k + 1] = t[line][k] | if s == NONE { 0 } else { 1u128 << s };
             k += 1;
         }
