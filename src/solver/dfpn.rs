@@ -96,6 +96,10 @@ const FILL_BUDGET: u64 = 20_000;
 /// seven 30.5 M); strictly nearer (`>`) was worse (the seven 45.3 M), and so was either measure
 /// together with the race (54.5 M) or beside it (32.7 M); factor 16 / 64 with it took the 5x5
 /// start 5.38 M / 6.55 M. With the weak rule it was worse everywhere (4x5 9.38 M, 4x6 7.39 M).
+///
+/// Also tried: ahead as a logistic fit of the margin and the king-distance territory (fitted on
+/// leaves of the 6x4 search, it predicts their winner far better than the margin alone): 5x5 and
+/// 4x6 took fewer nodes, but 4x5 and the whole 6x4 start more (figures in the README).
 fn ahead_factor(disproof: Disproof) -> u32 {
     match disproof {
         Disproof::Weak => 4,
@@ -506,6 +510,7 @@ impl<'a> Search<'a> {
             }
             let c = children[best];
             // The child's p is this node's pn: stay below the second best (widened) and th_pn.
+            // Widening by 1/8, 1/32 or 1/64 instead of 1/16 was no better everywhere (README).
             let widened = (p2 as u64 + 1).max(p2 as u64 + p2 as u64 / 16);
             let th_p = widened.min(th_pn as u64) as u32;
             // Keep this node's dn below th_dn. Weak: it is at least the child's d plus the other
@@ -776,7 +781,8 @@ impl<'a> Search<'a> {
 ///
 /// Tried between the two (the largest `d` plus half, or a quarter, of the others' sum, the
 /// child's threshold widened to match): the seven quick 6x4 first moves (see [`behind_shift`])
-/// took 74.8 M or 187.0 M nodes against 25.9 M summed.
+/// took 74.8 M or 187.0 M nodes against 25.9 M summed. The weak rule at nodes with few mixed
+/// empty squares and the sum above them helped 4x5 but cost 4x6 and 5x5 (README).
 #[inline]
 fn numbers(children: &[Child], salt: u64, weak: bool) -> (u32, u32, usize, u32, u32) {
     let mut best = 0;
@@ -839,6 +845,11 @@ fn numbers(children: &[Child], salt: u64, weak: bool) -> (u32, u32, usize, u32, 
 /// seven quick 6x4 first moves (see [`behind_shift`]) 24.3 M, 26.3 M, 26.6 M nodes (21.98 M
 /// with 8, 25.9 M unscaled); 24, 32 or 48 minus the moves, 22.6 M, 24.1 M, 22.3 M, but 4, 8 or
 /// 12 minus the moves, 29.4 M, 58.5 M, 34.6 M.
+///
+/// Numbers scaled by `2^(c * mixed empty squares)`, so that they follow a position's solving cost
+/// and an expanded node looks cheaper than its fresh siblings: lost starts took fewer nodes (4x5
+/// 4.30 M with `c` = 0.3), won ones far more (4x6 30.5 M, 5x5 over 60 M), and the whole 6x4 start
+/// more (README).
 ///
 /// Counting the mobility once per node and then, per child, recounting only the amazons on the
 /// four lines through each square the child's move touched (the same numbers) took more
