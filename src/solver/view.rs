@@ -33,7 +33,8 @@
 //! `super::dfpn`) from 25.9 M to 15.6 M (`K` = 6) and 11.2 M (`K` = 7), but took 79.4 s and
 //! 80.6 s against 65.2 s: with no proof numbers to steer it, the local search looks at many more
 //! positions than df-pn needs for the same answer (on 4x5 with `K` = 8, 30.7 k nodes of df-pn
-//! but 89 M to 118 M of local search, 31 s to 54 s against 7.9 s).
+//! but 89 M to 118 M of local search, 31 s to 54 s against 7.9 s). Solving such a position only
+//! when df-pn first expands it did no better (the README's fifth round of experiments).
 //!
 //! Inside a mixed region, a *pocket* (empty squares touching amazons of one side only, see
 //! [`View::settle`]) is as good as a territory for that side when it comes to bounds: the side
