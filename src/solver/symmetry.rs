@@ -9,7 +9,9 @@
 //! and their balance `x` as a number. So on a rectangle, whose symmetries fill half of the eight
 //! lanes, the other four hold the colour-swapped images (balance `-x`), and the key of an
 //! abstraction is the smallest over all eight. The whole 6x4 start took 996.8 M nodes instead of
-//! 1,045.9 M (1181.0 s against 1292.2 s, side by side); squares would need sixteen lanes.
+//! 1,045.9 M with `--hash 4096` (1181.0 s against 1292.2 s, side by side), but 1,197.8 M instead
+//! of 1,160.2 M with 2048: within the paths' drift with the table, kept because it merges only
+//! equal games. Squares would need sixteen lanes.
 //!
 //! A hash per symmetry is kept for every node on the search path and updated by XOR like the
 //! ordinary Zobrist hash (three squares per move), so the canonical key costs a few lookups.
