@@ -185,8 +185,9 @@ impl Symmetries {
     /// square outside `mixed` that is not an arrow reads as one, and the territory balance `x` is
     /// mixed in. All zero when nothing is abstracted.
     pub fn blank(&self, pos: &Position, mixed: Bitboard, x: i32) -> Blank {
+        let (plus, minus) = (balance_hash(x), balance_hash(-x));
         let mut out = Blank {
-            xor: std::array::from_fn(|s| balance_hash(if s >= self.plain { -x } else { x })),
+            xor: std::array::from_fn(|s| if s >= self.plain { minus } else { plus }),
             colour: false,
         };
         let outside =
