@@ -9,7 +9,7 @@
 //! - **dead**: it holds no amazon, so nobody can ever reach it.
 //!
 //! A position is *decided* when no region is mixed: the game has become a sum of one-side regions.
-//! Splitting is a flood fill on the padded `u128` layout (`Bitboard::king_step`), a few dozen word
+//! Splitting is a flood fill on the padded `u128` layout (`Bitboard::king_grow`), a few dozen word
 //! operations per region, cheap enough to run inside playouts; [`is_decided`] needs one fill only.
 
 use crate::bitboard::Bitboard;
@@ -102,7 +102,7 @@ impl Region {
 pub fn flood(seed: Bitboard, within: Bitboard) -> Bitboard {
     let mut filled = seed;
     loop {
-        let grown = filled | filled.king_step(within);
+        let grown = filled.king_grow(within);
         if grown == filled {
             return filled;
         }

@@ -191,39 +191,46 @@ impl View {
         if let Some(v) = view.verdict(side) {
             return Reading::Settled(v);
         }
-        // (side, guards, pocket squares): a guard's own pockets merged into one entry, a shared
-        // pocket an entry of its own.
-        let mut pockets: Vec<(Color, Bitboard, Bitboard)> = Vec::new();
         let white = pos.amazons(Color::White);
-        let amazons = white | pos.amazons(Color::Black);
+        let black = pos.amazons(Color::Black);
+        let amazons = white | black;
         let empty = view.mixed & !amazons;
-        let mut left = empty;
-        while let Some(seed) = left.first() {
-            let part = flood(Bitboard::from_square(seed), empty);
-            left &= !part;
-            let guards = part.king_step(amazons);
-            let c = if (guards & !white).is_empty() {
-                Color::White
-            } else if (guards & white).is_empty() {
-                Color::Black
-            } else {
-                continue;
-            };
-            view.pocket_size[c.index()] += part.count();
-            view.pocket_sure[c.index()] += part.count();
-            let own = guards.count() == 1;
-            match pockets.iter_mut().find(|p| own && p.1 == guards) {
-                Some(p) => p.2 |= part,
-                None => pockets.push((c, guards, part)),
-            }
-        }
+        // Every part touches an amazon (a part touching none would be a region of its own, and
+        // a dead one), so a side's pockets are the parts reached from its amazons and not from
+        // the other side's: two floods instead of one per part. The parts themselves are only
+        // needed when the pockets could settle the verdict, which is rare.
+        let near_white = flood(white.king_step(empty), empty);
+        let near_black = flood(black.king_step(empty), empty);
+        let own = [near_white & !near_black, near_black & !near_white];
+        view.pocket_size = own.map(Bitboard::count);
+        view.pocket_sure = view.pocket_size;
         let (me, other) = (side.index(), (!side).index());
         let free = view.mixed_empty - view.pocket_size[0] - view.pocket_size[1];
         let margin = (view.lo[me] + view.pocket_size[me] + free % 2) as i32
             - (view.lo[other] + view.pocket_size[other]) as i32;
         let open = Reading::Open { margin };
-        if pockets.is_empty() || view.verdict(side).is_none() {
+        let pocketed = own[0] | own[1];
+        if pocketed.is_empty() || view.verdict(side).is_none() {
             return open;
+        }
+        // (side, guards, pocket squares): a guard's own pockets merged into one entry, a shared
+        // pocket an entry of its own.
+        let mut pockets: Vec<(Color, Bitboard, Bitboard)> = Vec::new();
+        let mut left = pocketed;
+        while let Some(seed) = left.first() {
+            let part = flood(Bitboard::from_square(seed), empty);
+            left &= !part;
+            let guards = part.king_step(amazons);
+            let c = if own[0].contains(seed) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let own = guards.count() == 1;
+            match pockets.iter_mut().find(|p| own && p.1 == guards) {
+                Some(p) => p.2 |= part,
+                None => pockets.push((c, guards, part)),
+            }
         }
         view.pocket_sure = [0; 2];
         // Guards with pockets of their own first: each is the only one that can seal them.
