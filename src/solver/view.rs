@@ -201,15 +201,16 @@ impl View {
         // needed when the pockets could settle the verdict, which is rare.
         let near_white = flood(white.king_step(empty), empty);
         let near_black = flood(black.king_step(empty), empty);
-        let own = [near_white & !near_black, near_black & !near_white];
-        view.pocket_size = own.map(Bitboard::count);
+        // Pocket squares by colour index.
+        let pocket = [near_white & !near_black, near_black & !near_white];
+        view.pocket_size = pocket.map(Bitboard::count);
         view.pocket_sure = view.pocket_size;
         let (me, other) = (side.index(), (!side).index());
         let free = view.mixed_empty - view.pocket_size[0] - view.pocket_size[1];
         let margin = (view.lo[me] + view.pocket_size[me] + free % 2) as i32
             - (view.lo[other] + view.pocket_size[other]) as i32;
         let open = Reading::Open { margin };
-        let pocketed = own[0] | own[1];
+        let pocketed = pocket[0] | pocket[1];
         if pocketed.is_empty() || view.verdict(side).is_none() {
             return open;
         }
@@ -221,7 +222,7 @@ impl View {
             let part = flood(Bitboard::from_square(seed), empty);
             left &= !part;
             let guards = part.king_step(amazons);
-            let c = if own[0].contains(seed) {
+            let c = if pocket[0].contains(seed) {
                 Color::White
             } else {
                 Color::Black
