@@ -192,23 +192,23 @@ impl Symmetries {
 
     /// What turns `pos`'s keys into the keys of its abstraction (see [`super::view`]): every
     /// square outside `mixed` that is not an arrow reads as one, and the territory balance `x` is
-    /// mixed in. All zero when nothing is abstracted.
+    /// mixed in. With nothing outside `mixed`, only the balance is mixed in and the key takes no
+    /// colour-swapped images; `Blank::default()`, all zero, stands for no abstraction at all.
     pub fn blank(&self, pos: &Position, mixed: Bitboard, x: i32) -> Blank {
         let (plus, minus) = (balance_hash(x), balance_hash(-x));
         let mut out = Blank {
             xor: std::array::from_fn(|s| if s >= self.plain { minus } else { plus }),
             colour: false,
         };
-        let outside =
-            (pos.empty_squares() | pos.amazons(Color::White) | pos.amazons(Color::Black)) & !mixed;
+        let white = pos.amazons(Color::White);
+        let black = pos.amazons(Color::Black);
+        let outside = (pos.empty_squares() | white | black) & !mixed;
         if outside.is_empty() {
             return out;
         }
         // Only an abstraction can be the colour-swapped image of another position in one search:
         // every whole move adds an arrow, so without one the arrows' parity fixes the side to move.
         out.colour = true;
-        let white = pos.amazons(Color::White);
-        let black = pos.amazons(Color::Black);
         for sq in outside {
             let piece = if white.contains(sq) {
                 Some(0)
