@@ -194,21 +194,15 @@ mod tests {
 
     #[test]
     fn king_grow_is_the_set_with_its_king_steps() {
-        // Pseudo-random sets and masks over the whole board and small rectangles, edges included.
-        let mut x = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        // Random sets and masks over the whole board and small rectangles, edges included.
+        let mut rng = StdRng::seed_from_u64(0x9E37_79B9_7F4A_7C15);
         for (w, h) in [(10, 10), (6, 4), (4, 7), (3, 3)] {
             let board = Bitboard::rect(w, h).0;
             for _ in 0..2000 {
-                let a = (next() as u128) << 64 | next() as u128;
-                let b = (next() as u128) << 64 | next() as u128;
-                let set = Bitboard(a & b & board);
-                let within = Bitboard((next() as u128) << 64 | next() as u128) & Bitboard(board);
+                let set = Bitboard(rng.gen::<u128>() & rng.gen::<u128>() & board);
+                let within = Bitboard(rng.gen::<u128>() & board);
                 assert_eq!(set.king_grow(within), set | set.king_step(within));
             }
         }
