@@ -8,10 +8,11 @@
 //! eight replaced) took more nodes, not fewer: the whole 6x4 start 1,019.5 M against 996.8 M.
 //!
 //! A whole-move position's entry also filters its half-way children (the positions after one of
-//! its queen steps, see [`super::dfpn`]): a 24-bit set with one bit per child the search went
-//! into. Most steps are never searched, so most of their probes would miss; the expansion probes
-//! only the children whose bit is set and numbers the others statically. On the 5x5 position
-//! `3B1/BB2B/1W1x1/W3W/3Wx w` this took the rate from 544 k to 618 k nodes/s. A child reached by
+//! its queen steps, see [`super::dfpn`]): a 16-bit set with one bit per child the search went
+//! into (24 bits before the check grew to 40). Most steps are never searched, so most of their
+//! probes would miss; the expansion probes only the children whose bit is set and numbers the
+//! others statically. On the 5x5 position `3B1/BB2B/1W1x1/W3W/3Wx w` this took the rate from
+//! 544 k to 618 k nodes/s (with 24 bits). A child reached by
 //! transposition from another parent, or whose parent's entry was replaced, is then searched
 //! afresh from its static numbers (its own children are still found): 15.34 M nodes became
 //! 15.05 M there, 5.94 M became 6.34 M on 5x4 and 27.34 M became 27.59 M on 4x5.
@@ -22,14 +23,23 @@
 //! the rate (the 5x5 start 726 k against about 480 k nodes/s) and the nodes more (7.34 M against
 //! 5.27 M), and the whole 6x4 start fell behind (README, eighth round).
 //!
-//! The low bits of the 64-bit key choose the bucket and the entry keeps the high 32 bits (made
-//! odd, so 0 marks an empty slot): with 2^24 buckets (1 GiB) that checks 55 bits of the key, and
-//! a false match among the billion probes of a long solve has odds of about one in ten million.
+//! The low bits of the 64-bit key choose the bucket, and the entry keeps a 40-bit check: the top
+//! bits of a mix of the whole key, made odd (0 marks an empty slot). A probe compares its check
+//! with the four entries of its bucket, so a position not in the table reads another's numbers
+//! with odds of at most 2^-37 per probe (39 free bits, four entries) whatever the table's size:
+//! some 0.02 false matches in the 2.5 G probes of the whole 6x4 start. The check used to be the
+//! key's top 32 bits: odds of up to 2^-29 per probe, and worse, since a key is the least of a
+//! position's symmetric hashes and its top bits lean to 0. Counted with every stored key kept
+//! beside the table, the whole 6x4 run (996,833,873 nodes, 2,462,134,464 probes) met one false
+//! match, and it read a proven or disproven entry: one step of that proof was not proven. The 40
+//! bits come from the step filter (24 bits to 16), which moved the node counts: 4x5 summed 7.27 M
+//! to 6.88 M, 4x6 3.00 M to 3.07 M, the 6x4 start 996.8 M to 1,010.6 M, the 5x5 start 5.27 M to
+//! 6.94 M (README, ninth round).
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// One stored result: `data` is `pn << 32 | dn`, and `tag` is
-/// `(check << 32 | work << 24 | steps) ^ mix(data)`,
+/// `(check << 24 | work << 16 | steps) ^ mix(data)`,
 /// so a reader that meets a half-written entry (another thread stored `tag` but not yet `data`,
 /// or two threads' stores interleaved) decodes a wrong check and sees a miss, never numbers of
 /// another position (the XOR trick of Hyatt and Mann's lockless hashing). The data is mixed first
@@ -46,10 +56,11 @@ struct Entry {
 /// A decoded entry.
 #[derive(Copy, Clone)]
 struct Stored {
-    check: u32,
+    /// [`CHECK_BITS`] bits.
+    check: u64,
     /// The work's [`work_code`].
     work: u8,
-    /// See [`Probe::steps`] (24 bits).
+    /// See [`Probe::steps`] ([`STEP_BITS`] bits).
     steps: u32,
     pn: u32,
     dn: u32,
@@ -60,14 +71,17 @@ struct Stored {
 pub(super) struct Probe {
     pub pn: u32,
     pub dn: u32,
-    /// For a whole-move position: a 24-bit filter of the half-way children (queen steps) the
+    /// For a whole-move position: a 16-bit filter of the half-way children (queen steps) the
     /// search has stored, one [`step_bit`] each. A child whose bit is clear was never stored
     /// under this entry, so its probe can be skipped; a set bit may be another child's.
     pub steps: u32,
 }
 
 /// Bits of [`Probe::steps`].
-const STEP_BITS: u32 = 24;
+const STEP_BITS: u32 = 16;
+
+/// Bits of an entry's check (see [`Table::check`]).
+const CHECK_BITS: u32 = 40;
 
 /// The bit of [`Probe::steps`] standing for the half-way child with key `key`.
 #[inline]
@@ -101,7 +115,7 @@ impl Stored {
     fn encode(&self) -> (u64, u64) {
         let data = (self.pn as u64) << 32 | self.dn as u64;
         let low = (self.work as u64) << STEP_BITS | (self.steps & ((1 << STEP_BITS) - 1)) as u64;
-        let tag = ((self.check as u64) << 32 | low) ^ mix(data);
+        let tag = (self.check << (64 - CHECK_BITS) | low) ^ mix(data);
         (tag, data)
     }
 }
@@ -112,7 +126,7 @@ impl Entry {
         let data = self.data.load(Ordering::Relaxed);
         let tag = self.tag.load(Ordering::Relaxed) ^ mix(data);
         Stored {
-            check: (tag >> 32) as u32,
+            check: tag >> (64 - CHECK_BITS),
             work: (tag >> STEP_BITS) as u8,
             steps: tag as u32 & ((1 << STEP_BITS) - 1),
             pn: (data >> 32) as u32,
@@ -176,9 +190,11 @@ impl Table {
         key as usize & self.mask
     }
 
+    /// The part of `key` an entry keeps to tell positions apart: the top bits of a mix of all of
+    /// `key`, made odd (0 marks an empty slot).
     #[inline]
-    fn check(key: u64) -> u32 {
-        (key >> 32) as u32 | 1
+    fn check(key: u64) -> u64 {
+        mix(key) >> (64 - CHECK_BITS) | 1
     }
 
     /// Asks the processor to start loading `key`'s bucket, which a probe will soon need.
@@ -313,6 +329,24 @@ mod tests {
         entry.data.store(new.encode().1, Ordering::Relaxed);
         assert_eq!(t.get(k(2)), Some((2, 9)));
         assert_eq!(mix(0), 0);
+    }
+
+    #[test]
+    fn keys_differing_in_any_bit_above_the_bucket_are_told_apart() {
+        // A 1 MiB table uses the low 14 bits for the bucket. The check used to be the key's top 32
+        // bits, so two keys differing only in bits 14 to 32 shared both bucket and check and read
+        // each other's entries.
+        let t = Table::new(1);
+        let k = 0x9E37_79B9_7F4A_7C15u64;
+        t.put(k, 3, 4, 10, 0);
+        for b in 14..64 {
+            let other = k ^ 1 << b;
+            assert_ne!(Table::check(k), Table::check(other), "bit {b}");
+            if t.bucket(other) == t.bucket(k) {
+                assert_eq!(t.get(other), None, "bit {b}");
+            }
+        }
+        assert_eq!(t.get(k), Some((3, 4)));
     }
 
     #[test]
