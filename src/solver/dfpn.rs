@@ -146,6 +146,11 @@ fn ahead_factor(disproof: Disproof) -> u32 {
 /// leader's proof number per move of lead past the first, 38.1 M; doubling its [`ahead_factor`]
 /// per such move, 31.2 M; `ahead_factor` 16 or 64 instead of 32, 30.3 M or 32.9 M. With the weak
 /// rule, grading took `3B1/BB2B/1W1x1/W3W/3Wx w` from 200 k nodes to 7.77 M.
+///
+/// A second late doubling, at most 8 mixed empty squares, made every small start cheaper (4x5
+/// summed 6.88 M -> 4.61 M nodes, 4x6 3.07 M -> 2.98 M, the 5x5 start 6.94 M -> 6.58 M) but
+/// left the whole 6x4 start with 118 first moves refuted after 1,103 M nodes, where this rule
+/// finishes at 1,011 M (README, ninth round).
 fn behind_shift(disproof: Disproof, margin: i32, mixed_empty: u32) -> u32 {
     match disproof {
         Disproof::Weak => 0,
@@ -510,7 +515,8 @@ impl<'a> Search<'a> {
             }
             let c = children[best];
             // The child's p is this node's pn: stay below the second best (widened) and th_pn.
-            // Widening by 1/8, 1/32 or 1/64 instead of 1/16 was no better everywhere (README).
+            // Widening by 1/8, 1/32 or 1/64 instead of 1/16 was no better everywhere (README); on
+            // the whole 6x4 start 1/32 took 1,012.4 M nodes against 1,010.6 M.
             let widened = (p2 as u64 + 1).max(p2 as u64 + p2 as u64 / 16);
             let th_p = widened.min(th_pn as u64) as u32;
             // Keep this node's dn below th_dn. Weak: it is at least the child's d plus the other
