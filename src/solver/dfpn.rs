@@ -44,7 +44,7 @@
 //! side behind in the race gets a proof number doubled per move it trails, and once more late in
 //! the game ([`behind_shift`]).
 
-use super::symmetry::{Blank, Keys, Symmetries};
+use super::symmetry::{Blank, Key, Keys, Symmetries};
 use super::table::{step_bit, Table};
 use super::view::{Reading, View};
 use super::{Disproof, FirstMoves, MoveStatus};
@@ -181,7 +181,7 @@ pub(super) struct Child {
     pub mv: Move,
     pub p: u32,
     pub d: u32,
-    key: u64,
+    key: Key,
     /// For an arrow: what the regions say of the position after it, for its side to move.
     settled: Option<bool>,
     /// For an arrow: where the view of the position after it is kept (see `Search::views`).
@@ -319,7 +319,7 @@ impl<'a> Search<'a> {
     pub fn root_moves(&mut self, pos: &mut Position) -> Vec<(Move, MoveStatus)> {
         let keys = self.sym.keys(pos);
         let side = pos.side_to_move();
-        let mut out: Vec<(u64, Move, MoveStatus)> = Vec::new();
+        let mut out: Vec<(Key, Move, MoveStatus)> = Vec::new();
         for step in self.root.clone() {
             let (from, to) = (step.mv.from, step.mv.to);
             let half = self.sym.after_step(&keys, from, to, side);
@@ -444,7 +444,7 @@ impl<'a> Search<'a> {
 
     /// The table key of whole-move position `pos` with hashes `keys` (abstracted when its
     /// territories are exact, see [`super::view`]) and its view.
-    fn whole_key(&mut self, pos: &Position, keys: &Keys) -> (u64, View) {
+    fn whole_key(&mut self, pos: &Position, keys: &Keys) -> (Key, View) {
         let view = View::of(pos, self.endgame);
         (keys.canonical_with(&self.blank(pos, &view)), view)
     }
@@ -466,7 +466,7 @@ impl<'a> Search<'a> {
         &mut self,
         pos: &mut Position,
         keys: Keys,
-        key: u64,
+        key: Key,
         view: View,
         half: Half,
         th_pn: u32,
@@ -616,7 +616,7 @@ impl<'a> Search<'a> {
             // All keys first, their buckets prefetched, so the probes below overlap their memory
             // accesses instead of stalling one by one. Most steps were never stored: those the
             // filter rules out are numbered without a probe.
-            let key = self.sym.after_step(keys, from, to, side).canonical();
+            let key = self.sym.step_key(keys, from, to, side);
             if steps & step_bit(key) != 0 {
                 self.table.prefetch(key);
             }
@@ -672,14 +672,14 @@ impl<'a> Search<'a> {
         let mut views = std::mem::take(&mut self.views[ply]);
         views.clear();
         for arrow in pos.queen_targets(to) {
-            let child_keys = self.sym.after_arrow(keys, to, arrow);
             let bit = Bitboard::from_square(arrow);
             let (key, view) = if in_mixed && ring_connected(here.mixed.0, arrow.index() as u32) {
                 (
-                    child_keys.canonical_with(&blank),
+                    self.sym.arrow_key(keys, to, arrow, &blank),
                     here.after_simple_arrow(bit),
                 )
             } else {
+                let child_keys = self.sym.after_arrow(keys, to, arrow);
                 pos.shoot(arrow);
                 let kv = self.whole_key(pos, &child_keys);
                 pos.unshoot(arrow);
@@ -779,7 +779,7 @@ impl<'a> Search<'a> {
         // Keys are unique but for symmetric duplicates, so sorting by the key alone and keeping
         // the least move of each run of equal keys gives what sorting by (key, move) would, with
         // a cheaper comparison.
-        children.sort_unstable_by_key(|c| c.key);
+        children.sort_unstable_by_key(|c| c.key.index);
         children.dedup_by(|later, kept| {
             if later.key != kept.key {
                 return false;
@@ -815,7 +815,7 @@ fn numbers(children: &[Child], salt: u64, weak: bool) -> (u32, u32, usize, u32, 
         let tie = if salt == 0 {
             c.d as u64
         } else {
-            (c.key ^ salt).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 1
+            (c.key.index ^ salt).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 1
         };
         if c.p < p1 || (c.p == p1 && tie < t1) {
             p2 = p1;

@@ -24,6 +24,14 @@
 //!
 //! A hash per symmetry is kept for every node on the search path and updated by XOR like the
 //! ordinary Zobrist hash (three squares per move), so the canonical key costs a few lookups.
+//!
+//! Each symmetry has two independent hashes (two lanes of [`Keys`]): the first picks the
+//! canonical image (the least) and the table's bucket, the second, of the same image, gives the
+//! entry's check (see [`Key`]). With one 64-bit hash, two different positions with equal keys pass
+//! any check, and keys that are the least of several hashes are equal more often than uniform
+//! ones: about one chance in ten per whole 6x4 proof (2.7e8 stored entries, 2.5 G probes) that a
+//! step rests on another position's numbers. With the second hash such a pair must also agree in
+//! 40 independent bits.
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
@@ -32,6 +40,56 @@ use crate::mv::Move;
 use crate::position::Position;
 use crate::square::{Square, NUM_INDICES};
 use crate::zobrist::{ARROW, BLACK_TO_MOVE, PIECE};
+
+/// Lanes: up to eight symmetries (the board's and, on a rectangle, their colour-swapped images).
+const SYMS: usize = 8;
+
+/// A position's table key: two independent hashes of its canonical image (the symmetric image, or
+/// colour-swapped one, with the least first hash). `index` chooses the table's bucket and orders
+/// and merges children; `check` is what an entry keeps besides to tell positions apart.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(super) struct Key {
+    pub index: u64,
+    pub check: u32,
+}
+
+/// The second hash of a first-hash value `z`: the top half of a bijective mix (splitmix64's
+/// finaliser) with a salt, so the second set of square hashes is unrelated to the first under XOR.
+#[inline]
+const fn second(z: u64) -> u32 {
+    let mut z = z ^ 0x5EC0_4D4A_54E1_B3C7;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    ((z ^ (z >> 31)) >> 32) as u32
+}
+
+/// One hash value per lane, both hashes: a key update is a few contiguous XORs instead of a map
+/// lookup and a scattered load per symmetry. The second hash has 32 bits, which is plenty: it
+/// only has to tell apart the rare positions whose first hashes are equal (the table's check
+/// takes 8 more bits from the first). Lanes past the board's symmetry count are 0, which keeps
+/// those hashes 0.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Hashes {
+    first: [u64; SYMS],
+    second: [u32; SYMS],
+}
+
+impl Hashes {
+    /// `z` in lane `s` (and its second hash), all else as it was.
+    #[inline]
+    fn set(&mut self, s: usize, z: u64) {
+        self.first[s] = z;
+        self.second[s] = second(z);
+    }
+
+    #[inline]
+    fn xor(&mut self, other: &Hashes) {
+        for s in 0..SYMS {
+            self.first[s] ^= other.first[s];
+            self.second[s] ^= other.second[s];
+        }
+    }
+}
 
 /// The symmetries of one board, as each square's hashes under them.
 pub(super) struct Symmetries {
@@ -43,26 +101,24 @@ pub(super) struct Symmetries {
     /// Per square index, its hashes under every symmetry (see [`Lanes`]).
     lanes: Vec<Lanes>,
     /// `BLACK_TO_MOVE` in the lanes in use, 0 in the others.
-    turn: [u64; 8],
+    turn: Hashes,
     /// Mixed into every key so boards of different shapes never share entries.
     shape: u64,
 }
 
-/// One square's hashes under each symmetry, side by side, so that a key update is a few
-/// contiguous XORs instead of a map lookup and a scattered load per symmetry. Lanes past the
-/// board's symmetry count are 0, which keeps those hashes 0.
+/// One square's hashes under each symmetry.
 #[derive(Copy, Clone)]
 struct Lanes {
     /// By piece kind (White amazon, Black amazon, arrow).
-    piece: [[u64; 8]; 3],
+    piece: [Hashes; 3],
     /// The half-way mark of an arrow to be shot from this square (see [`pending`]).
-    pending: [u64; 8],
+    pending: Hashes,
 }
 
-/// The hashes of one position under each symmetry (only the first `count` are used).
+/// The hashes of one position under each symmetry (only the first `count` lanes are used).
 #[derive(Copy, Clone, Debug)]
 pub(super) struct Keys {
-    hashes: [u64; 8],
+    hashes: Hashes,
     count: usize,
     /// See [`Symmetries::plain`].
     plain: usize,
@@ -102,25 +158,25 @@ impl Symmetries {
             .collect::<Vec<_>>();
         let mut lanes = vec![
             Lanes {
-                piece: [[0; 8]; 3],
-                pending: [0; 8],
+                piece: [Hashes::default(); 3],
+                pending: Hashes::default(),
             };
             NUM_INDICES
         ];
-        let mut turn = [0; 8];
+        let mut turn = Hashes::default();
         // On a rectangle the four free lanes hold the colour-swapped images.
         let swapped = if w != h { maps.len() } else { 0 };
         for s in 0..maps.len() + swapped {
             let map = &maps[s % maps.len()];
             let swap = s >= maps.len();
-            turn[s] = BLACK_TO_MOVE;
+            turn.set(s, BLACK_TO_MOVE);
             for (i, l) in lanes.iter_mut().enumerate() {
                 let m = map[i] as usize;
                 for (kind, lane) in l.piece.iter_mut().enumerate() {
                     let kind = if swap && kind < 2 { 1 - kind } else { kind };
-                    lane[s] = PIECE[kind][m];
+                    lane.set(s, PIECE[kind][m]);
                 }
-                l.pending[s] = pending(m);
+                l.pending.set(s, pending(m));
             }
         }
         Symmetries {
@@ -134,16 +190,15 @@ impl Symmetries {
 
     /// The hashes of `pos` under every symmetry, computed from scratch.
     pub fn keys(&self, pos: &Position) -> Keys {
-        let mut hashes = [0u64; 8];
-        let side = if pos.side_to_move() == Color::Black {
-            BLACK_TO_MOVE
-        } else {
-            0
-        };
-        for (s, h) in hashes[..self.count].iter_mut().enumerate() {
+        let mut hashes = Hashes::default();
+        let black = pos.side_to_move() == Color::Black;
+        for s in 0..self.count {
             // A colour-swapped image has the other side to move.
-            let swap = if s >= self.plain { BLACK_TO_MOVE } else { 0 };
-            *h = self.shape ^ side ^ swap;
+            hashes.set(s, self.shape);
+            if black != (s >= self.plain) {
+                hashes.first[s] ^= self.turn.first[s];
+                hashes.second[s] ^= self.turn.second[s];
+            }
         }
         for (kind, set) in [
             (0, pos.amazons(Color::White)),
@@ -151,10 +206,7 @@ impl Symmetries {
             (ARROW, pos.arrows()),
         ] {
             for sq in set {
-                let l = &self.lanes[sq.index()].piece[kind];
-                for s in 0..8 {
-                    hashes[s] ^= l[s];
-                }
+                hashes.xor(&self.lanes[sq.index()].piece[kind]);
             }
         }
         Keys {
@@ -171,8 +223,8 @@ impl Symmetries {
         let c = side.index();
         let l = |sq: Square| &self.lanes[sq.index()].piece;
         let mut out = *keys;
-        for s in 0..8 {
-            out.hashes[s] ^= l(m.from)[c][s] ^ l(m.to)[c][s] ^ l(m.arrow)[ARROW][s] ^ self.turn[s];
+        for h in [&l(m.from)[c], &l(m.to)[c], &l(m.arrow)[ARROW], &self.turn] {
+            out.hashes.xor(h);
         }
         out
     }
@@ -184,10 +236,28 @@ impl Symmetries {
         let c = side.index();
         let (f, t) = (&self.lanes[from.index()], &self.lanes[to.index()]);
         let mut out = *keys;
-        for s in 0..8 {
-            out.hashes[s] ^= f.piece[c][s] ^ t.piece[c][s] ^ t.pending[s];
-        }
+        out.hashes.xor(&f.piece[c]);
+        out.hashes.xor(&t.piece[c]);
+        out.hashes.xor(&t.pending);
         out
+    }
+
+    /// The table key after `side`'s amazon steps from `from` to `to`: what
+    /// `after_step(..).canonical()` gives, without building the keys (most steps are only
+    /// numbered, never entered).
+    #[inline]
+    pub fn step_key(&self, keys: &Keys, from: Square, to: Square, side: Color) -> Key {
+        let c = side.index();
+        let (f, t) = (&self.lanes[from.index()], &self.lanes[to.index()]);
+        keys.least_with([&f.piece[c], &t.piece[c], &t.pending], &Blank::default())
+    }
+
+    /// The table key of the abstraction by `blank` after the arrow from `to` lands on `arrow`:
+    /// what `after_arrow(..).canonical_with(blank)` gives, without building the keys.
+    #[inline]
+    pub fn arrow_key(&self, keys: &Keys, to: Square, arrow: Square, blank: &Blank) -> Key {
+        let (t, a) = (&self.lanes[to.index()], &self.lanes[arrow.index()]);
+        keys.least_with([&t.pending, &a.piece[ARROW], &self.turn], blank)
     }
 
     /// What turns `pos`'s keys into the keys of its abstraction (see [`super::view`]): every
@@ -196,10 +266,13 @@ impl Symmetries {
     /// colour-swapped images; `Blank::default()`, all zero, stands for no abstraction at all.
     pub fn blank(&self, pos: &Position, mixed: Bitboard, x: i32) -> Blank {
         let (plus, minus) = (balance_hash(x), balance_hash(-x));
-        let mut out = Blank {
-            xor: std::array::from_fn(|s| if s >= self.plain { minus } else { plus }),
-            colour: false,
-        };
+        let mut out = Blank::default();
+        if x != 0 {
+            // A zero balance leaves both hashes as they are (see `balance_hash`).
+            for s in 0..SYMS {
+                out.xor.set(s, if s >= self.plain { minus } else { plus });
+            }
+        }
         let white = pos.amazons(Color::White);
         let black = pos.amazons(Color::Black);
         let outside = (pos.empty_squares() | white | black) & !mixed;
@@ -218,8 +291,9 @@ impl Symmetries {
                 None
             };
             let l = &self.lanes[sq.index()];
-            for s in 0..8 {
-                out.xor[s] ^= l.piece[ARROW][s] ^ piece.map_or(0, |p| l.piece[p][s]);
+            out.xor.xor(&l.piece[ARROW]);
+            if let Some(p) = piece {
+                out.xor.xor(&l.piece[p]);
             }
         }
         out
@@ -230,9 +304,9 @@ impl Symmetries {
     pub fn after_arrow(&self, keys: &Keys, to: Square, arrow: Square) -> Keys {
         let (t, a) = (&self.lanes[to.index()], &self.lanes[arrow.index()]);
         let mut out = *keys;
-        for s in 0..8 {
-            out.hashes[s] ^= t.pending[s] ^ a.piece[ARROW][s] ^ self.turn[s];
-        }
+        out.hashes.xor(&t.pending);
+        out.hashes.xor(&a.piece[ARROW]);
+        out.hashes.xor(&self.turn);
         out
     }
 }
@@ -257,32 +331,56 @@ fn pending(sq: usize) -> u64 {
     PIECE[ARROW][sq].rotate_left(23) ^ 0xA5C3_96E1_0F78_D24B
 }
 
-/// Per symmetry, what to XOR into a position's hashes to get its abstraction's.
+/// Per lane, what to XOR into a position's hashes to get its abstraction's.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Blank {
-    xor: [u64; 8],
+    xor: Hashes,
     /// Whether the key takes the colour-swapped images too (see [`Symmetries::blank`]).
     colour: bool,
 }
 
 impl Keys {
-    /// The table key: the smallest hash over the symmetries (never 0, which marks empty slots).
-    #[inline]
-    pub fn canonical(&self) -> u64 {
+    /// The table key: both hashes of the image with the smallest first hash (ties, which are
+    /// images equal to the position, by the second).
+    #[cfg(test)]
+    pub fn canonical(&self) -> Key {
         self.canonical_with(&Blank::default())
     }
 
     /// The table key of the position's abstraction given by `blank`.
     #[inline]
-    pub fn canonical_with(&self, blank: &Blank) -> u64 {
+    pub fn canonical_with(&self, blank: &Blank) -> Key {
+        let zero = Hashes::default();
+        self.least_with([&zero; 3], blank)
+    }
+
+    /// The key of these hashes with `parts` and `blank` XORed in: both hashes of the lane with the
+    /// least first hash, over the board's symmetries (and with `blank.colour` their colour-swapped
+    /// images).
+    #[inline]
+    fn least_with(&self, parts: [&Hashes; 3], blank: &Blank) -> Key {
         let lanes = if blank.colour { self.count } else { self.plain };
-        self.hashes[..lanes]
-            .iter()
-            .zip(blank.xor)
-            .map(|(h, b)| h ^ b)
-            .min()
-            .unwrap_or(0)
-            .max(1)
+        let (h, b) = (&self.hashes, &blank.xor);
+        let mut best = Key {
+            index: u64::MAX,
+            check: u32::MAX,
+        };
+        for s in 0..lanes {
+            let k = Key {
+                index: h.first[s]
+                    ^ b.first[s]
+                    ^ parts[0].first[s]
+                    ^ parts[1].first[s]
+                    ^ parts[2].first[s],
+                check: h.second[s]
+                    ^ b.second[s]
+                    ^ parts[0].second[s]
+                    ^ parts[1].second[s]
+                    ^ parts[2].second[s],
+            };
+            best = best.min(k);
+        }
+        best
     }
 }
 
@@ -292,7 +390,7 @@ mod tests {
     use crate::endgame::Solver as Endgame;
     use crate::solver::view::View;
 
-    fn key(text: &str) -> u64 {
+    fn key(text: &str) -> Key {
         let p: Position = text.parse().unwrap();
         Symmetries::of(&p).keys(&p).canonical()
     }
@@ -313,7 +411,7 @@ mod tests {
     }
 
     /// The key of `text` abstracted by its view, as the search keys a whole-move position.
-    fn whole_key(text: &str) -> u64 {
+    fn whole_key(text: &str) -> Key {
         let p: Position = text.parse().unwrap();
         let sym = Symmetries::of(&p);
         let view = View::of(&p, &mut Endgame::new());
@@ -361,6 +459,16 @@ mod tests {
             assert_ne!(half.canonical(), keys.canonical());
             let whole = sym.after_arrow(&half, m.to, m.arrow);
             assert_eq!(whole.hashes, sym.after(&keys, m, p.side_to_move()).hashes);
+            // The shortcuts give the keys' keys, abstracted or not.
+            let side = p.side_to_move();
+            assert_eq!(sym.step_key(&keys, m.from, m.to, side), half.canonical());
+            let blank = sym.blank(&p, p.empty_squares(), 3);
+            for b in [Blank::default(), blank] {
+                assert_eq!(
+                    sym.arrow_key(&half, m.to, m.arrow, &b),
+                    whole.canonical_with(&b)
+                );
+            }
             p.step(m.from, m.to);
             p.shoot(m.arrow);
             let mut q = p.clone();

@@ -23,19 +23,26 @@
 //! the rate (the 5x5 start 726 k against about 480 k nodes/s) and the nodes more (7.34 M against
 //! 5.27 M), and the whole 6x4 start fell behind (README, eighth round).
 //!
-//! The low bits of the 64-bit key choose the bucket, and the entry keeps a 40-bit check: the top
-//! bits of a mix of the whole key, made odd (0 marks an empty slot). A probe compares its check
-//! with the four entries of its bucket, so a position not in the table reads another's numbers
-//! with odds of at most 2^-37 per probe (39 free bits, four entries) whatever the table's size:
-//! some 0.02 false matches in the 2.5 G probes of the whole 6x4 start. The check used to be the
-//! key's top 32 bits: odds of up to 2^-29 per probe, and worse, since a key is the least of a
-//! position's symmetric hashes and its top bits lean to 0. Counted with every stored key kept
-//! beside the table, the whole 6x4 run (996,833,873 nodes, 2,462,134,464 probes) met one false
-//! match, and it read a proven or disproven entry: one step of that proof was not proven. The 40
-//! bits come from the step filter (24 bits to 16), which moved the node counts: 4x5 summed 7.27 M
-//! to 6.88 M, 4x6 3.00 M to 3.07 M, the 6x4 start 996.8 M to 1,010.6 M, the 5x5 start 5.27 M to
-//! 6.94 M (README, ninth round).
+//! A key is two independent hashes of the position (see [`Key`]): the low bits of the 64-bit
+//! first choose the bucket, and the entry keeps a 40-bit check, the 32-bit second hash and 8 bits
+//! of a mix of the first, made odd (0 marks an empty slot). A probe compares its check with the
+//! four entries of its bucket, so a position not in the table reads another's numbers with odds
+//! of at most 2^-37 per probe (39 free bits, four entries) whatever the table's size: some 0.02
+//! false matches in the 2.5 G probes of the whole 6x4 start; and two positions whose first hashes
+//! are equal still differ in their checks but for odds of 2^-32.
+//!
+//! History. The check used to be the first hash's top 32 bits: odds of up to 2^-29 per probe, and
+//! worse, since a key is the least of a position's symmetric hashes and its top bits lean to 0.
+//! Counted with every stored key kept beside the table, the whole 6x4 run (996,833,873 nodes,
+//! 2,462,134,464 probes) met one false match, and it read a proven or disproven entry: one step
+//! of that proof was not proven. The 40 bits came from the step filter (24 bits to 16), which
+//! moved the node counts: 4x5 summed 7.27 M to 6.88 M, 4x6 3.00 M to 3.07 M, the 6x4 start
+//! 996.8 M to 1,010.6 M, the 5x5 start 5.27 M to 6.94 M (README, ninth round). For a while after
+//! that the check was a mix of the first hash, which no check can tell apart from an equal first
+//! hash of another position (some one chance in ten per 6x4 proof); the second hash left every
+//! node count as it was (README, tenth round).
 
+use super::symmetry::Key;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// One stored result: `data` is `pn << 32 | dn`, and `tag` is
@@ -85,8 +92,8 @@ const CHECK_BITS: u32 = 40;
 
 /// The bit of [`Probe::steps`] standing for the half-way child with key `key`.
 #[inline]
-pub(super) fn step_bit(key: u64) -> u32 {
-    1 << ((key >> 20) as u32 % STEP_BITS)
+pub(super) fn step_bit(key: Key) -> u32 {
+    1 << ((key.index >> 20) as u32 % STEP_BITS)
 }
 
 /// A work count (nodes) in 8 bits, monotone and within 25% (the top bit's position and the two
@@ -186,20 +193,20 @@ impl Table {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        key as usize & self.mask
+    fn bucket(&self, key: Key) -> usize {
+        key.index as usize & self.mask
     }
 
-    /// The part of `key` an entry keeps to tell positions apart: the top bits of a mix of all of
-    /// `key`, made odd (0 marks an empty slot).
+    /// The part of `key` an entry keeps to tell positions apart: its 32-bit second hash and the
+    /// top 8 bits of a mix of its first, made odd (0 marks an empty slot).
     #[inline]
-    fn check(key: u64) -> u64 {
-        mix(key) >> (64 - CHECK_BITS) | 1
+    fn check(key: Key) -> u64 {
+        (key.check as u64) << (CHECK_BITS - 32) | mix(key.index) >> (64 - (CHECK_BITS - 32)) | 1
     }
 
     /// Asks the processor to start loading `key`'s bucket, which a probe will soon need.
     #[inline]
-    pub fn prefetch(&self, key: u64) {
+    pub fn prefetch(&self, key: Key) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -213,13 +220,13 @@ impl Table {
 
     /// The stored `(pn, dn)` of `key`, if any.
     #[inline]
-    pub fn get(&self, key: u64) -> Option<(u32, u32)> {
+    pub fn get(&self, key: Key) -> Option<(u32, u32)> {
         self.probe(key).map(|e| (e.pn, e.dn))
     }
 
     /// What is stored for `key`, if anything.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Probe> {
+    pub fn probe(&self, key: Key) -> Option<Probe> {
         let check = Self::check(key);
         self.buckets[self.bucket(key)]
             .0
@@ -235,7 +242,7 @@ impl Table {
 
     /// Stores `(pn, dn)` for `key`, found with `work` nodes, adding `steps` to the entry's
     /// filter of stored half-way children (see [`Probe::steps`]).
-    pub fn put(&self, key: u64, pn: u32, dn: u32, work: u64, steps: u32) {
+    pub fn put(&self, key: Key, pn: u32, dn: u32, work: u64, steps: u32) {
         let work = work_code(work);
         // Proofs and disproofs count double (one more top bit).
         let value = |e: &Stored| {
@@ -308,10 +315,15 @@ fn huge_page_vec(n: usize) -> Vec<Bucket> {
 mod tests {
     use super::*;
 
+    /// A key in bucket `index` (of a 1 MiB table, whose bucket takes 14 bits) with check `check`.
+    fn key(index: u64, check: u32) -> Key {
+        Key { index, check }
+    }
+
     #[test]
     fn a_torn_entry_reads_as_a_miss() {
         let t = Table::new(1);
-        let k = |i: u64| (i << 33) | 1;
+        let k = |i: u32| key(1, i << 8);
         t.put(k(1), 2, 7, 10, 0);
         // Another thread storing k(2) with the same pn got as far as the tag: the old data with
         // the new tag must not read as k(2)'s (it did with a plain XOR of the data).
@@ -332,21 +344,22 @@ mod tests {
     }
 
     #[test]
-    fn keys_differing_in_any_bit_above_the_bucket_are_told_apart() {
-        // A 1 MiB table uses the low 14 bits for the bucket. The check used to be the key's top 32
-        // bits, so two keys differing only in bits 14 to 32 shared both bucket and check and read
-        // each other's entries.
+    fn keys_differing_in_their_checks_are_told_apart() {
+        // Equal first hashes (one bucket, one step bit) of different positions: their second
+        // hashes, which differ in any bit, must keep them apart. A check taken from the first
+        // hash alone passed them all.
         let t = Table::new(1);
-        let k = 0x9E37_79B9_7F4A_7C15u64;
+        let k = key(0x9E37_79B9_7F4A_7C15, 0xD6E8_FEB8);
         t.put(k, 3, 4, 10, 0);
-        for b in 14..64 {
-            let other = k ^ 1 << b;
-            assert_ne!(Table::check(k), Table::check(other), "bit {b}");
-            if t.bucket(other) == t.bucket(k) {
-                assert_eq!(t.get(other), None, "bit {b}");
-            }
+        for b in 0..32 {
+            let other = key(k.index, k.check ^ 1 << b);
+            assert_eq!(t.bucket(other), t.bucket(k));
+            assert_eq!(step_bit(other), step_bit(k));
+            assert_eq!(t.get(other), None, "bit {b}");
         }
         assert_eq!(t.get(k), Some((3, 4)));
+        // And keys in other buckets with the same check are other positions too.
+        assert_eq!(t.get(key(k.index ^ 1, k.check)), None);
     }
 
     #[test]
@@ -364,25 +377,26 @@ mod tests {
     #[test]
     fn the_step_filter_collects_bits() {
         let t = Table::new(1);
-        let k = (7u64 << 33) | 1;
+        let k = key(1, 7 << 8);
+        let (a, b) = (key(11 << 20, 1), key(12 << 20, 2));
         assert_eq!(t.probe(k), None);
-        t.put(k, 3, 4, 10, step_bit(11 << 20));
-        t.put(k, 2, 5, 20, step_bit(12 << 20));
+        t.put(k, 3, 4, 10, step_bit(a));
+        t.put(k, 2, 5, 20, step_bit(b));
         let e = t.probe(k).unwrap();
         assert_eq!((e.pn, e.dn), (2, 5));
-        assert_eq!(e.steps, step_bit(11 << 20) | step_bit(12 << 20));
-        assert_ne!(step_bit(11 << 20), step_bit(12 << 20));
+        assert_eq!(e.steps, step_bit(a) | step_bit(b));
+        assert_ne!(step_bit(a), step_bit(b));
         assert!(e.steps < 1 << STEP_BITS);
     }
 
     #[test]
     fn keeps_the_most_expensive_entries() {
         let mut t = Table::new(1);
-        // Keys of bucket 1 that differ in their checked high bits.
-        let k = |i: u64| (i << 33) | 1;
+        // Keys of bucket 1 that differ in their checks.
+        let k = |i: u32| key(1, i << 8);
         // Five keys in one bucket: the cheapest of them is the one replaced.
-        for i in 1..=5u64 {
-            t.put(k(i), 1, 2, i * 10, 0);
+        for i in 1..=5u32 {
+            t.put(k(i), 1, 2, i as u64 * 10, 0);
         }
         assert_eq!(t.get(k(1)), None);
         assert_eq!(t.get(k(5)), Some((1, 2)));
