@@ -230,6 +230,12 @@ fn check_agreement_of(
         let t0 = std::time::Instant::now();
         let report = solver.solve(&p, &Limits::default(), &never, &mut |_| {});
         solver_time += t0.elapsed();
+        if report.verdict != Verdict::Unknown {
+            // The proof the table holds checks out, position by position.
+            let won = report.verdict != Verdict::Loss;
+            let check = solver.check_proof(&p, won, &never);
+            assert!(check.verified, "{p}: proof does not check: {check:?}");
+        }
         match report.verdict {
             Verdict::Win(m) => {
                 assert!(want, "solver says win, exhaustive search says loss: {p}");
@@ -334,10 +340,20 @@ mod cli_support;
 #[test]
 fn solve_command_line() {
     use cli_support::{hippolyta, text};
-    let out = hippolyta(&["solve", "--board", "4x4", "--threads", "2", "--hash", "8"]);
+    let out = hippolyta(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--threads",
+        "2",
+        "--hash",
+        "8",
+        "--verify",
+    ]);
     assert!(out.status.success());
     let stdout = text(&out.stdout);
     assert!(stdout.contains("table 8 MiB, 2 threads"), "{stdout}");
+    assert!(stdout.contains("\nproof: verified, "), "{stdout}");
     assert!(stdout.contains("summary: loss in "), "{stdout}");
     assert_eq!(stdout.lines().last(), Some("result: loss"), "{stdout}");
     // White's only move a1-b1/a1 leaves Black on c2 stuck.

@@ -1,15 +1,16 @@
 //! `hippolyta solve`: prove a position from the command line.
 //!
 //! Prints the position, a progress line every `--progress` seconds, a summary (statistics and the
-//! root moves' status) and, as the very last line, `result: win MOVE`, `result: loss` or
+//! root moves' status), with `--verify` a line on the proof's check and size, and, as the very
+//! last line, `result: win MOVE`, `result: loss` or
 //! `result: unknown`. The first Ctrl-C stops the search and prints what is known so far.
 
-use super::{Disproof, FirstMoves, Limits, MoveStatus, Solver, Verdict};
+use super::{Disproof, FirstMoves, Limits, MoveStatus, ProofCheck, Solver, Verdict};
 use crate::matches::interrupt;
 use crate::position::{parse_dims, Position};
 use clap::Args;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Options of `hippolyta solve`.
 #[derive(Args, Debug, Clone)]
@@ -39,6 +40,10 @@ pub struct SolveArgs {
     /// fastest on most positions) or `sum` (measured faster on the 5x5 and 6x4 starts).
     #[arg(long, value_enum, default_value_t = Disproof::Weak)]
     pub disproof: Disproof,
+    /// After a proof, walk it and check every position of it against its children (the table
+    /// only suggests moves), print its size, and exit with status 1 if it does not hold.
+    #[arg(long)]
+    pub verify: bool,
 }
 
 fn start_position(args: &SolveArgs) -> Result<Position, String> {
@@ -129,6 +134,47 @@ pub fn run(args: &SolveArgs) -> ExitCode {
             }
         }
     }
+    let mut status = ExitCode::SUCCESS;
+    if args.verify {
+        let win = match report.verdict {
+            Verdict::Win(_) => Some(true),
+            Verdict::Loss => Some(false),
+            Verdict::Unknown => None,
+        };
+        match win {
+            None => println!("proof: none to check"),
+            Some(win) => {
+                let started = Instant::now();
+                let check = solver.check_proof(&pos, win, interrupt::flag());
+                println!("{}", proof_line(&check, started.elapsed()));
+                if !check.verified {
+                    status = ExitCode::FAILURE;
+                }
+            }
+        }
+    }
     println!("result: {}", report.verdict);
-    ExitCode::SUCCESS
+    status
+}
+
+/// The line that reports a proof check.
+fn proof_line(c: &ProofCheck, took: Duration) -> String {
+    let size = format!(
+        "{} positions with the winner to move, {} with the loser to move, {} leaves (distinct up \
+         to symmetry), {} nodes, {} nodes searched again, {:.2}s",
+        c.winner,
+        c.loser,
+        c.leaves,
+        c.nodes,
+        c.resolved_nodes,
+        took.as_secs_f64()
+    );
+    if c.verified {
+        format!("proof: verified, {size}")
+    } else if c.interrupted {
+        format!("proof: check interrupted after {size}")
+    } else {
+        let at = c.gap.as_deref().unwrap_or("?");
+        format!("proof: NOT verified, no proof found for {at} after {size}")
+    }
 }

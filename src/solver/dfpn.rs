@@ -16,6 +16,9 @@
 //! Several threads may search one root together ([`Shared`]): they share the table, break ties
 //! differently, and the first to settle the root stops the others.
 //!
+//! After a solve, [`verify`] walks the proof the table holds and checks every position of it
+//! against its children ([`ProofCheck`]).
+//!
 //! Cures for df-pn's known pathologies:
 //! - *Cycles and the graph history interaction* cannot arise: every move burns a square, so the
 //!   game graph is acyclic and a position's value never depends on the path to it.
@@ -56,6 +59,9 @@ use crate::position::Position;
 use crate::square::Square;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+mod verify;
+pub use verify::ProofCheck;
 
 /// Infinite proof or disproof number: the other number is 0 and the node is settled.
 pub(super) const INF: u32 = u32::MAX;
@@ -480,6 +486,9 @@ impl<'a> Search<'a> {
         }
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
+        }
+        // Never shortened: a proof check keeps its own views far above the search's plies.
+        if self.views.len() <= ply {
             self.views.resize_with(ply + 1, Vec::new);
         }
         let mut children = std::mem::take(&mut self.buffers[ply]);
@@ -659,6 +668,10 @@ impl<'a> Search<'a> {
         children: &mut Vec<Child>,
     ) {
         let side = pos.side_to_move();
+        // A proof check numbers arrows at plies of its own (see `verify`).
+        if self.views.len() <= ply {
+            self.views.resize_with(ply + 1, Vec::new);
+        }
         // A step inside a mixed region keeps every region as it was (the squares left and
         // reached both stay open), so the view before it holds.
         let here = if before.mixed.contains(from) {

@@ -3,7 +3,8 @@
 //! Depth-first proof-number search (`dfpn`) over the full game, with a transposition table
 //! keyed by position up to board symmetry (`symmetry`). The regions (`view`, with the exact
 //! endgame solver for one-side regions) settle leaves without search when their bounds decide
-//! them, and let keys and moves ignore how the territories are filled.
+//! them, and let keys and moves ignore how the territories are filled. A proof can be checked
+//! afterwards, position by position ([`Solver::check_proof`]).
 //! Meant for small boards (up to about 6x5) and for late middle games on 10x10 whose open area is
 //! small.
 
@@ -12,6 +13,8 @@ mod dfpn;
 mod symmetry;
 mod table;
 mod view;
+
+pub use dfpn::ProofCheck;
 
 use crate::endgame::Solver as Endgame;
 use crate::mv::Move;
@@ -348,6 +351,28 @@ impl Solver {
             moves,
             stopped: verdict == Verdict::Unknown && results.iter().any(|r| r.aborted),
         }
+    }
+}
+
+impl Solver {
+    /// Checks the proof of the last solve of `pos`, whose side to move it proved to win (`win`)
+    /// or to lose: walks the proof the table holds, checking every position of it against its
+    /// children and searching again where the table lost a part (see [`ProofCheck`]). Stops
+    /// early when `stop` is raised.
+    pub fn check_proof(&mut self, pos: &Position, win: bool, stop: &AtomicBool) -> ProofCheck {
+        let shared = dfpn::Shared {
+            node_limit: u64::MAX,
+            deadline: None,
+            stop,
+            done: AtomicBool::new(false),
+            disproof: self.disproof,
+            nodes: AtomicU64::new(0),
+            started: Instant::now(),
+        };
+        let endgame = &mut self.endgames[0];
+        let mut search =
+            dfpn::Search::new(pos, &self.table, endgame, &shared, 0, Duration::MAX, None);
+        search.check_proof(&mut pos.clone(), win)
     }
 }
 
