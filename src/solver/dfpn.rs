@@ -229,7 +229,20 @@ pub(super) struct Shared<'a> {
     pub started: Instant,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
+    /// Limits for one search with no node or time limit, stopped only by `stop`.
+    pub fn unlimited(stop: &'a AtomicBool, disproof: Disproof) -> Shared<'a> {
+        Shared {
+            node_limit: u64::MAX,
+            deadline: None,
+            stop,
+            done: AtomicBool::new(false),
+            disproof,
+            nodes: AtomicU64::new(0),
+            started: Instant::now(),
+        }
+    }
+
     /// Whether the threads should stop now.
     fn halted(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
@@ -487,10 +500,6 @@ impl<'a> Search<'a> {
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
         }
-        // Never shortened: a proof check keeps its own views far above the search's plies.
-        if self.views.len() <= ply {
-            self.views.resize_with(ply + 1, Vec::new);
-        }
         let mut children = std::mem::take(&mut self.buffers[ply]);
         children.clear();
         // The half-way children stored under this position (see `Probe::steps`): only they are
@@ -668,7 +677,8 @@ impl<'a> Search<'a> {
         children: &mut Vec<Child>,
     ) {
         let side = pos.side_to_move();
-        // A proof check numbers arrows at plies of its own (see `verify`).
+        // Grown here only, never shortened: a proof check numbers arrows at plies of its own,
+        // far above the search's (see `verify`).
         if self.views.len() <= ply {
             self.views.resize_with(ply + 1, Vec::new);
         }

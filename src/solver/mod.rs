@@ -360,15 +360,7 @@ impl Solver {
     /// children and searching again where the table lost a part (see [`ProofCheck`]). Stops
     /// early when `stop` is raised.
     pub fn check_proof(&mut self, pos: &Position, win: bool, stop: &AtomicBool) -> ProofCheck {
-        let shared = dfpn::Shared {
-            node_limit: u64::MAX,
-            deadline: None,
-            stop,
-            done: AtomicBool::new(false),
-            disproof: self.disproof,
-            nodes: AtomicU64::new(0),
-            started: Instant::now(),
-        };
+        let shared = dfpn::Shared::unlimited(stop, self.disproof);
         let endgame = &mut self.endgames[0];
         let mut search =
             dfpn::Search::new(pos, &self.table, endgame, &shared, 0, Duration::MAX, None);

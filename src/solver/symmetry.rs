@@ -350,15 +350,15 @@ impl Keys {
     /// The table key of the position's abstraction given by `blank`.
     #[inline]
     pub fn canonical_with(&self, blank: &Blank) -> Key {
-        let zero = Hashes::default();
-        self.least_with([&zero; 3], blank)
+        self.least_with([], blank)
     }
 
     /// The key of these hashes with `parts` and `blank` XORed in: both hashes of the lane with the
     /// least first hash, over the board's symmetries (and with `blank.colour` their colour-swapped
     /// images).
-    #[inline]
-    fn least_with(&self, parts: [&Hashes; 3], blank: &Blank) -> Key {
+    // Always inlined: as a call it cost 1% more instructions per node (cachegrind).
+    #[inline(always)]
+    fn least_with<const N: usize>(&self, parts: [&Hashes; N], blank: &Blank) -> Key {
         let lanes = if blank.colour { self.count } else { self.plain };
         let (h, b) = (&self.hashes, &blank.xor);
         let mut best = Key {
@@ -366,18 +366,14 @@ impl Keys {
             check: u32::MAX,
         };
         for s in 0..lanes {
-            let k = Key {
-                index: h.first[s]
-                    ^ b.first[s]
-                    ^ parts[0].first[s]
-                    ^ parts[1].first[s]
-                    ^ parts[2].first[s],
-                check: h.second[s]
-                    ^ b.second[s]
-                    ^ parts[0].second[s]
-                    ^ parts[1].second[s]
-                    ^ parts[2].second[s],
+            let mut k = Key {
+                index: h.first[s] ^ b.first[s],
+                check: h.second[s] ^ b.second[s],
             };
+            for p in parts {
+                k.index ^= p.first[s];
+                k.check ^= p.second[s];
+            }
             best = best.min(k);
         }
         best

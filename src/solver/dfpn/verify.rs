@@ -319,8 +319,8 @@ mod tests {
     use crate::endgame::Solver as Endgame;
     use crate::position::Position;
     use crate::solver::{Disproof, Limits, Solver, Verdict};
-    use std::sync::atomic::{AtomicBool, AtomicU64};
-    use std::time::{Duration, Instant};
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
 
     /// The 4x4 start, lost for White, solved.
     fn solved_4x4() -> (Position, Solver) {
@@ -361,15 +361,7 @@ mod tests {
     /// Stores `(pn, dn)` for whole-move position `at` in `solver`'s table, as the search keys it.
     fn overwrite(solver: &Solver, at: &Position, pn: u32, dn: u32) {
         let never = AtomicBool::new(false);
-        let shared = Shared {
-            node_limit: u64::MAX,
-            deadline: None,
-            stop: &never,
-            done: AtomicBool::new(false),
-            disproof: Disproof::Weak,
-            nodes: AtomicU64::new(0),
-            started: Instant::now(),
-        };
+        let shared = Shared::unlimited(&never, Disproof::Weak);
         let mut endgame = Endgame::new();
         let mut search = Search::new(
             at,
