@@ -352,9 +352,7 @@ impl Solver {
             stopped: verdict == Verdict::Unknown && results.iter().any(|r| r.aborted),
         }
     }
-}
 
-impl Solver {
     /// Checks the proof of the last solve of `pos`, whose side to move it proved to win (`win`)
     /// or to lose: walks the proof the table holds, checking every position of it against its
     /// children and searching again where the table lost a part (see [`ProofCheck`]). Stops

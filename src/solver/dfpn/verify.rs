@@ -255,13 +255,11 @@ impl Search<'_> {
         let mut arrows = Vec::new();
         for step in steps {
             let half = self.step_into(pos, keys, view, &step, ply, &mut arrows);
-            let mut shown = !arrows.iter().any(|a| a.p == 0);
-            for a in &arrows {
-                if !shown {
-                    break;
-                }
-                shown = self.arrow_holds(walk, pos, &half, a, ply, true, depth);
-            }
+            // An arrow the table has as winning contradicts the loss too.
+            let shown = arrows.iter().all(|a| a.p != 0)
+                && arrows
+                    .iter()
+                    .all(|a| self.arrow_holds(walk, pos, &half, a, ply, true, depth));
             pos.step(step.mv.from, step.mv.to);
             if !shown {
                 return false;
