@@ -1,6 +1,8 @@
 //! The proof-number solver against plain exhaustive search on random small positions.
 
-use hippolyta::solver::{Disproof, Limits, MoveStatus, Solver, Verdict};
+use hippolyta::solver::guide::{Guide, Outcome};
+use hippolyta::solver::{Disproof, Limits, MoveStatus, SolveReport, Solver, Verdict};
+use hippolyta::Move;
 use hippolyta::{Bitboard, Color, Piece, Position, Square};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -147,7 +149,7 @@ fn walled_position(rng: &mut StdRng, max_empty: u32) -> Position {
 #[test]
 fn territories_agree_with_exhaustive_search() {
     let (wins_seen, losses_seen, _, _) =
-        check_agreement_of(walled_position, Disproof::default(), 1, 600, 31);
+        check_agreement_of(walled_position, Disproof::default(), 1, 600, 31, false);
     assert!(
         wins_seen > 100 && losses_seen > 100,
         "{wins_seen} {losses_seen}"
@@ -181,10 +183,16 @@ fn threaded_solver_agrees_with_exhaustive_search() {
 /// own threshold arithmetic: the verdicts must not change either.
 #[test]
 fn summed_disproof_numbers_agree_with_exhaustive_search() {
+    summed_agreement(500, 4242, false, 100);
+}
+
+/// [`check_agreement_of`] with summed disproof numbers on one thread, `guided` or not, and more
+/// than `least` of both verdicts.
+fn summed_agreement(count: u32, seed: u64, guided: bool, least: u32) {
     let (wins_seen, losses_seen, _, _) =
-        check_agreement_of(random_position, Disproof::Sum, 1, 500, 4242);
+        check_agreement_of(random_position, Disproof::Sum, 1, count, seed, guided);
     assert!(
-        wins_seen > 100 && losses_seen > 100,
+        wins_seen > least && losses_seen > least,
         "{wins_seen} {losses_seen}"
     );
 }
@@ -193,7 +201,46 @@ fn summed_disproof_numbers_agree_with_exhaustive_search() {
 /// winning move) against the exhaustive search. Returns wins, losses, skipped positions and the
 /// count by empty squares.
 fn check_agreement(threads: usize, count: u32, seed: u64) -> (u32, u32, u32, [u32; 15]) {
-    check_agreement_of(random_position, Disproof::default(), threads, count, seed)
+    check_agreement_of(
+        random_position,
+        Disproof::default(),
+        threads,
+        count,
+        seed,
+        false,
+    )
+}
+
+/// The guided root (`solve --guide`) must prove what the plain solve proves: candidates drawn at
+/// random (winning, losing, an illegal one and a repeat), with random weights and first budgets
+/// from one node (every round stops at the first limit check) to more than most positions need.
+#[test]
+fn guided_solver_agrees_with_exhaustive_search() {
+    summed_agreement(400, 515, true, 80);
+}
+
+/// A random guide for `p`: up to four of its legal moves, a repeat of the first and a move from
+/// an empty square (illegal), with random weights, and a first budget of 1 to 16,384 nodes.
+fn random_guide(rng: &mut StdRng, p: &Position) -> Guide {
+    let mut moves = p.legal_moves();
+    moves.shuffle(rng);
+    moves.truncate(rng.gen_range(0..=4));
+    if let Some(&m) = moves.first() {
+        moves.push(m);
+    }
+    if let Some(empty) = p.empty_squares().iter().next() {
+        moves.insert(
+            rng.gen_range(0..=moves.len()),
+            Move::new(empty, empty, empty),
+        );
+    }
+    Guide {
+        candidates: moves
+            .into_iter()
+            .map(|m| (m, rng.gen_range(-0.5..2.0)))
+            .collect(),
+        first_budget: [1, 1024, 16_384][rng.gen_range(0..3)],
+    }
 }
 
 /// [`check_agreement`] on positions drawn by `draw`, with disproof numbers made as `disproof`
@@ -204,6 +251,7 @@ fn check_agreement_of(
     threads: usize,
     count: u32,
     seed: u64,
+    guided: bool,
 ) -> (u32, u32, u32, [u32; 15]) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut solver = Solver::with_threads(16, threads);
@@ -214,6 +262,8 @@ fn check_agreement_of(
     let mut by_empty = [0u32; 15];
     let mut checked = 0;
     let mut solver_time = std::time::Duration::ZERO;
+    // Guided tries by outcome: wins, losses, open.
+    let mut outcomes = [0u32; 3];
     while checked < count {
         let p = draw(&mut rng, 14);
         memo.clear();
@@ -228,7 +278,34 @@ fn check_agreement_of(
             solver.clear();
         }
         let t0 = std::time::Instant::now();
-        let report = solver.solve(&p, &Limits::default(), &never, &mut |_| {});
+        let report: SolveReport = if guided {
+            let guide = random_guide(&mut rng, &p);
+            let mut attempts = Vec::new();
+            let report = solver.solve_guided(
+                &p,
+                &guide,
+                &Limits::default(),
+                &never,
+                &mut |_| {},
+                &mut |a| attempts.push(*a),
+            );
+            // Only legal candidates are tried, and a win found by one is the verdict's move
+            // unless the last pass over the root proved another.
+            for a in &attempts {
+                assert!(p.check_move(a.mv).is_ok(), "{p}: tried illegal {}", a.mv);
+                outcomes[a.outcome as usize] += 1;
+            }
+            if let Some(a) = attempts.iter().find(|a| a.outcome == Outcome::Wins) {
+                assert!(
+                    matches!(report.verdict, Verdict::Win(_)),
+                    "{p}: {} wins",
+                    a.mv
+                );
+            }
+            report
+        } else {
+            solver.solve(&p, &Limits::default(), &never, &mut |_| {})
+        };
         solver_time += t0.elapsed();
         if report.verdict != Verdict::Unknown {
             // The proof the table holds checks out, position by position.
@@ -253,6 +330,16 @@ fn check_agreement_of(
         }
     }
     eprintln!("positions by empty squares {by_empty:?}, {skipped} skipped, solver {solver_time:?}");
+    if guided {
+        // The test must see candidates proven, refuted and left open by their budget (few are:
+        // a try runs to the first limit check, 1,024 nodes, and most of these positions take
+        // fewer).
+        let [won, lost, open] = outcomes;
+        assert!(
+            won >= 20 && lost >= 20 && open >= 3,
+            "tries won/lost/open {outcomes:?}"
+        );
+    }
     (wins_seen, losses_seen, skipped, by_empty)
 }
 
@@ -405,4 +492,56 @@ fn solve_command_line() {
     let out = hippolyta(&["solve", "--board", "5by5"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("bad --board '5by5'"));
+}
+
+/// `hippolyta solve --guide`: the tree search's ranking, the tries of its candidates, a proof
+/// that checks, and bad input.
+#[test]
+fn solve_guided_command_line() {
+    use cli_support::{hippolyta, text};
+    // 5x4 is won; the tree search's favourite, d1-d2/b2, is the mirror image of b1-b2/d2, which
+    // the plain solve proves, and it wins in the first round.
+    let out = hippolyta(&[
+        "solve", "--board", "5x4", "--guide", "20000", "--hash", "8", "--verify",
+    ]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    let guide = stdout
+        .lines()
+        .find(|l| l.starts_with("guide: tree search, 20000 playouts in "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(guide.contains(": d1-d2/b2 ("), "{guide}");
+    assert_eq!(guide.matches(" visits)").count(), 4, "{guide}");
+    assert!(
+        stdout.contains("\nguide: round 1, d1-d2/b2 (budget "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("): wins after "), "{stdout}");
+    assert!(stdout.contains("\nproof: verified, "), "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("result: win d1-d2/b2"));
+    // 4x4 is lost: every candidate is refuted, and the root's pass proves the rest.
+    let out = hippolyta(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--guide",
+        "5000",
+        "--guide-moves",
+        "2",
+        "--hash",
+        "8",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.matches("): loses after ").count(), 2, "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("result: loss"), "{stdout}");
+    // A budget too small for 5x5 leaves it unknown.
+    let out = hippolyta(&[
+        "solve", "--board", "5x5", "--guide", "1000", "--nodes", "5000", "--hash", "8",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("): open after "), "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("result: unknown"), "{stdout}");
+    let out = hippolyta(&["solve", "--board", "4x4", "--guide", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("bad --guide 0"));
 }

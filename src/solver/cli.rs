@@ -5,8 +5,10 @@
 //! last line, `result: win MOVE`, `result: loss` or
 //! `result: unknown`. The first Ctrl-C stops the search and prints what is known so far.
 
-use super::{Disproof, FirstMoves, Limits, MoveStatus, ProofCheck, Solver, Verdict};
+use super::guide::{distinct_legal, Attempt, Guide, Outcome, FIRST_BUDGET};
+use super::{oracle, Disproof, FirstMoves, Limits, MoveStatus, ProofCheck, Solver, Verdict};
 use crate::matches::interrupt;
+use crate::mv::Move;
 use crate::position::{parse_dims, Position};
 use clap::Args;
 use std::process::ExitCode;
@@ -44,6 +46,13 @@ pub struct SolveArgs {
     /// only suggests moves), print its size, and exit with status 1 if it does not hold.
     #[arg(long)]
     pub verify: bool,
+    /// Guide the root by the engine's tree search: rank the first moves with this many playouts,
+    /// then prove the best ranked first, with growing budgets, in turns with the whole root.
+    #[arg(long, value_name = "PLAYOUTS")]
+    pub guide: Option<u64>,
+    /// First moves (distinct up to symmetry) the guide tries, best ranked first.
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub guide_moves: usize,
 }
 
 fn start_position(args: &SolveArgs) -> Result<Position, String> {
@@ -72,6 +81,9 @@ pub fn run(args: &SolveArgs) -> ExitCode {
     let parsed = start_position(args).and_then(|pos| {
         let time = args.time.map(|t| seconds("time", t)).transpose()?;
         let every = seconds("progress", args.progress)?.max(Duration::from_millis(100));
+        if args.guide == Some(0) {
+            return Err("bad --guide 0 (playouts of the tree search, at least 1)".into());
+        }
         Ok((pos, time, every))
     });
     let (pos, time, report_every) = match parsed {
@@ -102,9 +114,48 @@ pub fn run(args: &SolveArgs) -> ExitCode {
     interrupt::install();
     let mut solver = Solver::with_threads(args.hash, threads);
     solver.set_disproof(args.disproof);
-    let report = solver.solve(&pos, &limits, interrupt::flag(), &mut |p| {
-        println!("progress: {p}");
-    });
+    let report = match args.guide {
+        None => solver.solve(&pos, &limits, interrupt::flag(), &mut |p| {
+            println!("progress: {p}");
+        }),
+        Some(playouts) => {
+            let started = Instant::now();
+            let ranked = oracle::ranked_moves(&pos, playouts, interrupt::flag());
+            let visits = |m: Move| ranked.iter().find(|r| r.0 == m).map_or(0, |r| r.1);
+            let all: Vec<Move> = ranked.iter().map(|r| r.0).collect();
+            let mut candidates = distinct_legal(&pos, &all);
+            candidates.truncate(args.guide_moves);
+            let list: Vec<String> = candidates
+                .iter()
+                .map(|&m| format!("{m} ({} visits)", visits(m)))
+                .collect();
+            println!(
+                "guide: tree search, {playouts} playouts in {:.1}s: {}",
+                started.elapsed().as_secs_f64(),
+                if list.is_empty() {
+                    "no move".to_string()
+                } else {
+                    list.join(", ")
+                }
+            );
+            // Square roots of the visits: the top move gets most of each round, not all.
+            let guide = Guide {
+                candidates: candidates
+                    .iter()
+                    .map(|&m| (m, (visits(m) as f64).sqrt()))
+                    .collect(),
+                first_budget: FIRST_BUDGET,
+            };
+            solver.solve_guided(
+                &pos,
+                &guide,
+                &limits,
+                interrupt::flag(),
+                &mut |p| println!("progress: {p}"),
+                &mut |a| println!("{}", attempt_line(a)),
+            )
+        }
+    };
     if report.stopped && report.verdict == Verdict::Unknown {
         println!("stopped before a proof (limit reached or interrupted)");
     }
@@ -155,6 +206,19 @@ pub fn run(args: &SolveArgs) -> ExitCode {
     }
     println!("result: {}", report.verdict);
     status
+}
+
+/// The line that reports one try of a guide's candidate.
+fn attempt_line(a: &Attempt) -> String {
+    let outcome = match a.outcome {
+        Outcome::Wins => "wins",
+        Outcome::Loses => "loses",
+        Outcome::Open => "open",
+    };
+    format!(
+        "guide: round {}, {} (budget {} nodes): {outcome} after {} nodes",
+        a.round, a.mv, a.budget, a.nodes
+    )
 }
 
 /// The line that reports a proof check.

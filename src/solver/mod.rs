@@ -10,6 +10,8 @@
 
 pub mod cli;
 mod dfpn;
+pub mod guide;
+pub mod oracle;
 mod symmetry;
 mod table;
 mod view;
