@@ -541,6 +541,23 @@ fn solve_guided_command_line() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains("): open after "), "{stdout}");
     assert_eq!(stdout.lines().last(), Some("result: unknown"), "{stdout}");
+    // Progress lines come at the solve's pace, though every try starts a clock of its own.
+    let out = hippolyta(&[
+        "solve",
+        "--board",
+        "5x5",
+        "--guide",
+        "1000",
+        "--time",
+        "1.5",
+        "--progress",
+        "0.2",
+        "--hash",
+        "8",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("\nprogress: nodes "), "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("result: unknown"), "{stdout}");
     let out = hippolyta(&["solve", "--board", "4x4", "--guide", "0"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("bad --guide 0"));

@@ -23,7 +23,7 @@ use super::{FirstMoves, Limits, Progress, SolveReport, Solver, Verdict};
 use crate::mv::Move;
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Nodes the candidates get together in the first round, and the root after them (about three
 /// seconds on one core).
@@ -70,8 +70,9 @@ impl Solver {
     /// Proves or disproves `pos` for its side to move as [`Solver::solve`] does, trying the
     /// `guide`'s candidates before and between passes over the whole root (see the module
     /// comment). Illegal candidates and symmetric images of earlier ones are skipped.
-    /// `attempt` is called after each try of a candidate; progress reports count all the nodes so
-    /// far, and give the root's first moves only during the root's passes.
+    /// `attempt` is called after each try of a candidate; `progress` every `limits.report_every`
+    /// over the whole solve (to within a second), counting all the nodes so far, with the root's
+    /// first moves only during the root's passes.
     pub fn solve_guided(
         &mut self,
         pos: &Position,
@@ -95,6 +96,17 @@ impl Solver {
         let mut done = Progress::default();
         let mut budget = guide.first_budget.max(1);
         let mut round = 1;
+        // The solves report at least every second, and their reports are passed on at the
+        // solve's own pace: each solve's clock starts afresh, and most are shorter than it.
+        let every = limits.report_every;
+        let sub_every = every.min(Duration::from_secs(1));
+        let mut next_report = every;
+        let mut progress = |p: &Progress| {
+            if p.elapsed >= next_report {
+                next_report = p.elapsed + every;
+                progress(p);
+            }
+        };
         // The limits left for a solve of at most `nodes` nodes; `None` once they are spent.
         let left = |done: &Progress, nodes: u64| -> Option<Limits> {
             let nodes = nodes.min(limits.nodes.saturating_sub(done.nodes));
@@ -103,7 +115,7 @@ impl Solver {
             (!spent && !stop.load(Ordering::Relaxed)).then_some(Limits {
                 nodes,
                 time,
-                report_every: limits.report_every,
+                report_every: sub_every,
             })
         };
         let mut proven = None;
@@ -157,7 +169,7 @@ impl Solver {
             let Some(sub) = left(&done, share) else {
                 break;
             };
-            let r = self.root_pass(pos, &sub, stop, &mut done, started, progress);
+            let r = self.root_pass(pos, &sub, stop, &mut done, started, &mut progress);
             if r.verdict != Verdict::Unknown || open.is_empty() {
                 return r;
             }
@@ -177,9 +189,9 @@ impl Solver {
                 (Some(_), Some(d)) => Some(d.saturating_duration_since(Instant::now())),
                 _ => None,
             },
-            report_every: limits.report_every,
+            report_every: sub_every,
         };
-        let mut r = self.root_pass(pos, &last, stop, &mut done, started, progress);
+        let mut r = self.root_pass(pos, &last, stop, &mut done, started, &mut progress);
         if let Some(mv) = proven {
             // The candidate as tried, not the symmetric image the root's pass may name.
             r.verdict = Verdict::Win(mv);
