@@ -4,6 +4,8 @@
 //! root moves' status), with `--verify` a line on the proof's check and size, and, as the very
 //! last line, `result: win MOVE`, `result: loss` or
 //! `result: unknown`. The first Ctrl-C stops the search and prints what is known so far.
+//! With `--guide`, a `guide:` line gives the tree search's ranking (its time is not counted in
+//! `--time`) and one more line reports each try of a candidate (see [`super::guide`]).
 
 use super::guide::{distinct_legal, Attempt, Guide, Outcome, FIRST_BUDGET};
 use super::{oracle, Disproof, FirstMoves, Limits, MoveStatus, ProofCheck, Solver, Verdict};
