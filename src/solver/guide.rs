@@ -93,7 +93,10 @@ impl Solver {
                 .map_or(0.0, |c| c.1.max(0.0))
         };
         let mut open = distinct_legal(pos, &moves);
-        let mut done = Progress::default();
+        let mut tally = Tally {
+            done: Progress::default(),
+            started,
+        };
         let mut budget = guide.first_budget.max(1);
         let mut round = 1;
         // The solves report at least every second, and their reports are passed on at the
@@ -108,8 +111,8 @@ impl Solver {
             }
         };
         // The limits left for a solve of at most `nodes` nodes; `None` once they are spent.
-        let left = |done: &Progress, nodes: u64| -> Option<Limits> {
-            let nodes = nodes.min(limits.nodes.saturating_sub(done.nodes));
+        let left = |tally: &Tally, nodes: u64| -> Option<Limits> {
+            let nodes = nodes.min(limits.nodes.saturating_sub(tally.done.nodes));
             let time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             let spent = nodes == 0 || time.is_some_and(|t| t.is_zero());
             (!spent && !stop.load(Ordering::Relaxed)).then_some(Limits {
@@ -130,16 +133,13 @@ impl Solver {
                     budget / open.len() as u64
                 };
                 let share = share.max(1);
-                let Some(sub) = left(&done, share) else {
+                let Some(sub) = left(&tally, share) else {
                     break 'rounds;
                 };
                 let mut after = pos.clone();
                 after.make(mv);
-                let base = done;
-                let r = self.solve(&after, &sub, stop, &mut |p| {
-                    progress(&added(&base, p, started, None));
-                });
-                done = added(&done, &r.stats, started, None);
+                let before = tally.done.nodes;
+                let r = self.counted(&after, &sub, stop, &mut tally, &mut progress, false);
                 let outcome = match r.verdict {
                     Verdict::Loss => Outcome::Wins,
                     Verdict::Win(_) => Outcome::Loses,
@@ -149,7 +149,7 @@ impl Solver {
                     round,
                     mv,
                     budget: share,
-                    nodes: r.stats.nodes,
+                    nodes: tally.done.nodes - before,
                     outcome,
                 });
                 match outcome {
@@ -166,10 +166,10 @@ impl Solver {
             // The root's pass: as many nodes as the candidates had, or all that is left once
             // none is open.
             let share = if open.is_empty() { u64::MAX } else { budget };
-            let Some(sub) = left(&done, share) else {
+            let Some(sub) = left(&tally, share) else {
                 break;
             };
-            let r = self.root_pass(pos, &sub, stop, &mut done, started, &mut progress);
+            let r = self.counted(pos, &sub, stop, &mut tally, &mut progress, true);
             if r.verdict != Verdict::Unknown || open.is_empty() {
                 return r;
             }
@@ -182,7 +182,7 @@ impl Solver {
         // ended the search, and it stops at its first check, within a few thousand nodes.
         let last = Limits {
             nodes: match proven {
-                Some(_) => limits.nodes.saturating_sub(done.nodes).max(1),
+                Some(_) => limits.nodes.saturating_sub(tally.done.nodes).max(1),
                 None => 1,
             },
             time: match (proven, deadline) {
@@ -191,7 +191,7 @@ impl Solver {
             },
             report_every: sub_every,
         };
-        let mut r = self.root_pass(pos, &last, stop, &mut done, started, &mut progress);
+        let mut r = self.counted(pos, &last, stop, &mut tally, &mut progress, true);
         if let Some(mv) = proven {
             // The candidate as tried, not the symmetric image the root's pass may name.
             r.verdict = Verdict::Win(mv);
@@ -200,37 +200,47 @@ impl Solver {
         r
     }
 
-    /// One solve of the whole root within `limits`, its counters added to `done`; the report's
-    /// statistics are all the guided solve's so far.
-    fn root_pass(
+    /// One solve of `pos` (the whole root, or the position after a candidate) within `limits`,
+    /// its counters added to `tally`; progress reports and the report's statistics count all the
+    /// guided solve's nodes so far, and give first moves only for the `root`.
+    fn counted(
         &mut self,
         pos: &Position,
         limits: &Limits,
         stop: &AtomicBool,
-        done: &mut Progress,
-        started: Instant,
+        tally: &mut Tally,
         progress: &mut dyn FnMut(&Progress),
+        root: bool,
     ) -> SolveReport {
-        let base = *done;
+        let base = *tally;
         let mut r = self.solve(pos, limits, stop, &mut |p| {
-            progress(&added(&base, p, started, p.first_moves));
+            progress(&base.plus(p, p.first_moves.filter(|_| root)));
         });
-        *done = added(done, &r.stats, started, None);
-        r.stats = *done;
+        tally.done = tally.plus(&r.stats, None);
+        r.stats = tally.done;
         r
     }
 }
 
-/// `base` plus the counters of `p`, timed from `started`, with `p`'s table use and `first`.
-fn added(base: &Progress, p: &Progress, started: Instant, first: Option<FirstMoves>) -> Progress {
-    Progress {
-        nodes: base.nodes + p.nodes,
-        leaves: base.leaves + p.leaves,
-        proven: base.proven + p.proven,
-        disproven: base.disproven + p.disproven,
-        elapsed: started.elapsed(),
-        table_usage: p.table_usage,
-        first_moves: first,
+/// The counters of a guided solve's finished solves, and when it started.
+#[derive(Copy, Clone)]
+struct Tally {
+    done: Progress,
+    started: Instant,
+}
+
+impl Tally {
+    /// These counters plus those of `p`, timed from the start, with `p`'s table use and `first`.
+    fn plus(&self, p: &Progress, first: Option<FirstMoves>) -> Progress {
+        Progress {
+            nodes: self.done.nodes + p.nodes,
+            leaves: self.done.leaves + p.leaves,
+            proven: self.done.proven + p.proven,
+            disproven: self.done.disproven + p.disproven,
+            elapsed: self.started.elapsed(),
+            table_usage: p.table_usage,
+            first_moves: first,
+        }
     }
 }
 
