@@ -47,7 +47,7 @@ use crate::position::Position;
 pub use crate::regions::is_decided;
 use crate::regions::{Region, RegionKind, Regions};
 use area::Area;
-use solver::{bit_square, Search};
+use solver::{bits_move, Search};
 use std::fmt;
 use std::ops::Add;
 use std::time::Instant;
@@ -317,11 +317,8 @@ impl Solver {
     /// the bounds after it: a perfect fill when both are exact.
     pub fn area_best_move(&mut self, area: Area, budget: Budget) -> Option<(Move, MovesLeft)> {
         self.search.start(budget);
-        let ((from, to, arrow), v) = self.search.best_move(area)?;
-        Some((
-            Move::new(bit_square(from), bit_square(to), bit_square(arrow)),
-            v,
-        ))
+        let (bits, v) = self.search.best_move(area)?;
+        Some((bits_move(bits), v))
     }
 
     /// Moves left of `c` in `pos` if the opponent never moved again: `c`'s amazons through the
@@ -390,12 +387,8 @@ impl Solver {
             }
         }
         let (area, _) = choice?;
-        let ((from, to, arrow), _) = self.search.best_move(area)?;
-        Some(Move::new(
-            bit_square(from),
-            bit_square(to),
-            bit_square(arrow),
-        ))
+        let (bits, _) = self.search.best_move(area)?;
+        Some(bits_move(bits))
     }
 
     /// Every region of `pos` with its kind and moves left, lowest square first.

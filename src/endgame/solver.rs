@@ -252,8 +252,13 @@ impl Search {
     }
 }
 
-/// The lowest square of a one-bit set, for callers turning bits back into squares.
-pub(crate) fn bit_square(bit: u128) -> crate::square::Square {
+/// The square of a one-bit set.
+fn bit_square(bit: u128) -> crate::square::Square {
     debug_assert_eq!(low_bit(bit), bit);
     crate::square::Square::from_index(bit.trailing_zeros() as usize)
+}
+
+/// The move a [`Search::best_move`] gives as one-bit sets `(from, to, arrow)`.
+pub(crate) fn bits_move((from, to, arrow): (u128, u128, u128)) -> crate::mv::Move {
+    crate::mv::Move::new(bit_square(from), bit_square(to), bit_square(arrow))
 }
