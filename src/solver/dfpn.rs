@@ -48,7 +48,7 @@
 //! the game ([`behind_shift`]).
 
 use super::symmetry::{Blank, Key, Keys, Symmetries};
-use super::table::{step_bit, Table};
+use super::table::{may_be_stored, step_bit, Table};
 use super::view::{Reading, View};
 use super::{Disproof, FirstMoves, MoveStatus};
 use crate::bitboard::Bitboard;
@@ -635,7 +635,7 @@ impl<'a> Search<'a> {
             // accesses instead of stalling one by one. Most steps were never stored: those the
             // filter rules out are numbered without a probe.
             let key = self.sym.step_key(keys, from, to, side);
-            if steps & step_bit(key) != 0 {
+            if may_be_stored(steps, key) {
                 self.table.prefetch(key);
             }
             children.push(Child {
@@ -762,7 +762,7 @@ impl<'a> Search<'a> {
             let Child {
                 mv, key, settled, ..
             } = children[i];
-            let stored = if filter & step_bit(key) != 0 && settled.is_none() {
+            let stored = if may_be_stored(filter, key) && settled.is_none() {
                 self.table.get(key)
             } else {
                 None

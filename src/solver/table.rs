@@ -96,6 +96,13 @@ pub(super) fn step_bit(key: Key) -> u32 {
     1 << ((key.index >> 20) as u32 % STEP_BITS)
 }
 
+/// Whether the filter `steps` (see [`Probe::steps`]) lets the child with key `key` have been
+/// stored, so that it is worth probing.
+#[inline]
+pub(super) fn may_be_stored(steps: u32, key: Key) -> bool {
+    steps & step_bit(key) != 0
+}
+
 /// A work count (nodes) in 8 bits, monotone and within 25% (the top bit's position and the two
 /// bits below it): replacement only compares costs roughly, and the bits go to the steps filter.
 #[inline]
