@@ -98,9 +98,11 @@ pub fn run(args: &SolveArgs) -> ExitCode {
     println!("{}", pos.diagram());
     println!("position {} ({})", pos, pos.dims_text());
     let threads = args.threads.clamp(1, 256);
+    let mut solver = Solver::with_threads(args.hash, threads);
+    solver.set_disproof(args.disproof);
     println!(
         "table {} MiB, {} thread{}, {} disproof numbers",
-        args.hash,
+        solver.table_mib(),
         threads,
         if threads == 1 { "" } else { "s" },
         match args.disproof {
@@ -114,8 +116,6 @@ pub fn run(args: &SolveArgs) -> ExitCode {
         report_every,
     };
     interrupt::install();
-    let mut solver = Solver::with_threads(args.hash, threads);
-    solver.set_disproof(args.disproof);
     let report = match args.guide {
         None => solver.solve(&pos, &limits, interrupt::flag(), &mut |p| {
             println!("progress: {p}");

@@ -232,6 +232,11 @@ impl Solver {
         self.disproof = disproof;
     }
 
+    /// The table's size in MiB.
+    pub fn table_mib(&self) -> usize {
+        self.table.mib()
+    }
+
     /// Threads a solve uses.
     pub fn threads(&self) -> usize {
         self.endgames.len()

@@ -168,20 +168,30 @@ struct Bucket([Entry; WAYS]);
 /// valid for its position, so no ordering between entries is needed.
 pub(super) struct Table {
     buckets: Vec<Bucket>,
+    /// `buckets.len() - 1` when that is a power of two (a key's low bits pick its bucket), else 0
+    /// (the bucket is scaled from the key's low 32 bits, see [`Table::bucket`]).
     mask: usize,
     /// Slots ever filled (approximate under concurrent stores to one empty slot).
     used: AtomicUsize,
 }
 
 impl Table {
-    /// A table of about `mb` MiB (a power of two number of buckets, at least one).
+    /// A table of `mb` MiB (at least 1). Any size is used whole: rounding the bucket count down
+    /// to a power of two, as before, left a `--hash 6144` table at 4 GiB.
     pub fn new(mb: usize) -> Table {
         let bytes = mb.max(1) << 20;
-        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let mut buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        if buckets > 1 << 32 {
+            // Beyond what 32 bits of the key can scale to (256 GiB).
+            buckets = 1 << 32;
+        }
         Table {
             buckets: huge_page_vec(buckets),
-            mask: buckets - 1,
+            mask: if buckets.is_power_of_two() {
+                buckets - 1
+            } else {
+                0
+            },
             used: AtomicUsize::new(0),
         }
     }
@@ -201,7 +211,18 @@ impl Table {
 
     #[inline]
     fn bucket(&self, key: Key) -> usize {
-        key.index as usize & self.mask
+        if self.mask != 0 || self.buckets.len() == 1 {
+            key.index as usize & self.mask
+        } else {
+            // Multiply and shift (Lemire's fast range): uniform over any bucket count, from the
+            // same low bits a mask takes, so the entries' checks stay independent of it.
+            (((key.index & 0xFFFF_FFFF) * self.buckets.len() as u64) >> 32) as usize
+        }
+    }
+
+    /// The table's size in MiB.
+    pub fn mib(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     /// The part of `key` an entry keeps to tell positions apart: its 32-bit second hash and the
@@ -325,6 +346,28 @@ mod tests {
     /// A key in bucket `index` (of a 1 MiB table, whose bucket takes 14 bits) with check `check`.
     fn key(index: u64, check: u32) -> Key {
         Key { index, check }
+    }
+
+    #[test]
+    fn any_size_is_used_whole() {
+        for mb in [1, 3, 6, 12] {
+            let t = Table::new(mb);
+            assert_eq!(t.mib(), mb);
+            let n = t.buckets.len();
+            let mut seen = vec![false; n];
+            let mut x = 0x1234_5678_9ABC_DEF0u64;
+            for _ in 0..n * 8 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let b = t.bucket(key(x ^ (x >> 29), 0));
+                seen[b] = true;
+            }
+            // Every bucket can be reached, the top ones beyond the largest power of two too.
+            let hit = seen.iter().filter(|&&s| s).count();
+            assert!(hit > n * 99 / 100, "{mb} MiB: {hit} of {n} buckets");
+            assert!(seen[n - 1] || seen[n - 2] || seen[n - 3]);
+        }
     }
 
     #[test]
