@@ -168,9 +168,9 @@ struct Bucket([Entry; WAYS]);
 /// valid for its position, so no ordering between entries is needed.
 pub(super) struct Table {
     buckets: Vec<Bucket>,
-    /// `buckets.len() - 1` when that is a power of two (a key's low bits pick its bucket), else 0
-    /// (the bucket is scaled from the key's low 32 bits, see [`Table::bucket`]).
-    mask: usize,
+    /// `buckets.len() - 1` when that is a power of two (a key's low bits pick its bucket), else
+    /// `None` (the bucket is scaled from the key's low 32 bits, see [`Table::bucket`]).
+    mask: Option<usize>,
     /// Slots ever filled (approximate under concurrent stores to one empty slot).
     used: AtomicUsize,
 }
@@ -187,11 +187,7 @@ impl Table {
         }
         Table {
             buckets: huge_page_vec(buckets),
-            mask: if buckets.is_power_of_two() {
-                buckets - 1
-            } else {
-                0
-            },
+            mask: buckets.is_power_of_two().then(|| buckets - 1),
             used: AtomicUsize::new(0),
         }
     }
@@ -211,12 +207,11 @@ impl Table {
 
     #[inline]
     fn bucket(&self, key: Key) -> usize {
-        if self.mask != 0 || self.buckets.len() == 1 {
-            key.index as usize & self.mask
-        } else {
+        match self.mask {
+            Some(mask) => key.index as usize & mask,
             // Multiply and shift (Lemire's fast range): uniform over any bucket count, from the
             // same low bits a mask takes, so the entries' checks stay independent of it.
-            (((key.index & 0xFFFF_FFFF) * self.buckets.len() as u64) >> 32) as usize
+            None => (((key.index & 0xFFFF_FFFF) * self.buckets.len() as u64) >> 32) as usize,
         }
     }
 
