@@ -564,3 +564,20 @@ fn solve_guided_command_line() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("bad --guide 0"));
 }
+
+/// A wider check than the default tests, for changes to the bounds (48,000 positions, about a
+/// minute): `cargo test --release --test solver -- --ignored wider`.
+#[test]
+#[ignore]
+fn wider_agreement_with_exhaustive_search() {
+    for seed in 100..106u64 {
+        let (wins, losses, _, _) = check_agreement(1, 4000, seed);
+        assert!(wins > 800 && losses > 800, "{wins} {losses}");
+        summed_agreement(2000, seed + 1000, false, 400);
+        for (disproof, offset) in [(Disproof::Sum, 2000), (Disproof::default(), 3000)] {
+            let (wins, losses, _, _) =
+                check_agreement_of(walled_position, disproof, 1, 1000, seed + offset, false);
+            assert!(wins > 100 && losses > 100, "{wins} {losses}");
+        }
+    }
+}

@@ -39,7 +39,8 @@
 //!
 //! Keys and moves use the regions ([`super::view`]): a whole-move position is keyed by its mixed
 //! regions and its territory balance alone, and its side tries one fill move in its territories.
-//! New leaves are first settled by the regions' bounds when possible; otherwise they get initial
+//! New leaves are first settled by the regions' bounds when possible (spare moves included,
+//! [`super::tempo`]); otherwise they get initial
 //! numbers from the two sides' queen mobility (a side with few moves is easy to refute), and a
 //! side ahead in the naive race (see [`Reading::Open`]) gets a disproof number [`ahead_factor`]
 //! times larger (early on, with no territory yet, that is the side to move when the empty squares
@@ -49,6 +50,7 @@
 
 use super::symmetry::{Blank, Key, Keys, Symmetries};
 use super::table::{may_be_stored, step_bit, Table};
+use super::tempo::Tempo;
 use super::view::{Reading, View};
 use super::{Disproof, FirstMoves, MoveStatus};
 use crate::bitboard::Bitboard;
@@ -712,7 +714,7 @@ impl<'a> Search<'a> {
                 best_fill = best_fill.max(Some(view.lo[side.index()]));
             }
             // A position the regions settle is never probed (see `number_children`).
-            let settled = view.verdict(!side);
+            let settled = view.verdict(!side, &Tempo::new(pos, view.mixed, [Bitboard::EMPTY; 2]));
             if settled.is_none() {
                 self.table.prefetch(key);
             }

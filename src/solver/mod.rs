@@ -14,6 +14,7 @@ pub mod guide;
 pub mod oracle;
 mod symmetry;
 mod table;
+mod tempo;
 mod view;
 
 pub use dfpn::ProofCheck;

@@ -40,10 +40,14 @@
 //! df-pn's nodes on the whole 6x4 start (481 M against 1,011 M), but the local search expanded
 //! 1.7 G positions of its own, each about as costly as a df-pn node, so the solve took longer.
 //!
+//! Spare moves (see [`super::tempo`]) sharpen the bounds by a tempo or two: a side that can burn a
+//! mixed square without touching anything else gains a move over the squares' count.
+//!
 //! Inside a mixed region, a *pocket* (empty squares touching amazons of one side only, see
 //! [`View::settle`]) is as good as a territory for that side when it comes to bounds: the side
 //! can seal it whenever it likes, and the other side can never enter it.
 
+use super::tempo::Tempo;
 use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::endgame::area::Area;
@@ -150,19 +154,35 @@ impl View {
     ///
     /// Pockets, once added, count as sure moves for their guard's side and are out of the other
     /// side's reach.
-    pub fn verdict(&self, side: Color) -> Option<bool> {
+    ///
+    /// Spare moves (see [`super::tempo`]) tighten both: a side to move with a spare square
+    /// spends it, after which the other side is to move with one mixed square fewer and the
+    /// first side's sure moves intact, so it wins when its sure moves reach the other side's
+    /// possible ones less one; a side not to move whose spare squares no single move can fill
+    /// spends one after any move of the other side, which then loses when its possible moves
+    /// are at most two more than the first side's sure ones. Two spare moves in a row (see
+    /// [`Tempo::double`] and [`Tempo::robust_double`]) add two more each.
+    pub fn verdict(&self, side: Color, tempo: &Tempo) -> Option<bool> {
         let me = side.index();
         let other = (!side).index();
         let sure = |c: usize| self.lo[c] + self.pocket_sure[c];
         let possible =
             |c: usize| self.hi[c] + self.mixed_empty.saturating_sub(self.pocket_size[1 - c]);
-        if sure(me) > possible(other) {
-            Some(true)
-        } else if sure(other) >= possible(me) {
-            Some(false)
-        } else {
-            None
+        let (mine, theirs) = (sure(me), possible(other));
+        if mine > theirs
+            || (mine + 1 >= theirs && tempo.count(me) >= 1)
+            || (mine + 3 >= theirs && tempo.double(me))
+        {
+            return Some(true);
         }
+        let (mine, theirs) = (possible(me), sure(other));
+        if theirs >= mine
+            || (theirs + 2 >= mine && tempo.robust(other))
+            || (theirs + 4 >= mine && tempo.robust_double(other))
+        {
+            return Some(false);
+        }
+        None
     }
 
     /// `pos`'s verdict for its side to move (see [`View::verdict`]), with the *pockets* of its
@@ -192,12 +212,12 @@ impl View {
     pub fn settle(&self, pos: &Position, endgame: &mut Endgame) -> Reading {
         let side = pos.side_to_move();
         let mut view = *self;
-        if let Some(v) = view.verdict(side) {
-            return Reading::Settled(v);
-        }
         let white = pos.amazons(Color::White);
         let black = pos.amazons(Color::Black);
         let amazons = white | black;
+        if let Some(v) = view.verdict(side, &Tempo::new(pos, view.mixed, [Bitboard::EMPTY; 2])) {
+            return Reading::Settled(v);
+        }
         let empty = view.mixed & !amazons;
         // Every part touches an amazon (a part touching none would be a region of its own, and
         // a dead one), so a side's pockets are the parts reached from its amazons and not from
@@ -215,7 +235,8 @@ impl View {
             - (view.lo[other] + view.pocket_size[other]) as i32;
         let open = Reading::Open { margin };
         let pocketed = pocket[0] | pocket[1];
-        if pocketed.is_empty() || view.verdict(side).is_none() {
+        let tempo = Tempo::new(pos, view.mixed, pocket);
+        if pocketed.is_empty() || view.verdict(side, &tempo).is_none() {
             return open;
         }
         // (side, guards, pocket squares): a guard's own pockets merged into one entry, a shared
@@ -258,7 +279,7 @@ impl View {
             used |= best.1;
             view.pocket_sure[c.index()] += best.0;
         }
-        view.verdict(side).map_or(open, Reading::Settled)
+        view.verdict(side, &tempo).map_or(open, Reading::Settled)
     }
 
     /// White's territory moves minus Black's, when exact.
@@ -278,14 +299,53 @@ mod tests {
     #[test]
     fn verdicts() {
         // Decided: White has a region of six squares, Black is walled in: White wins either way.
-        assert_eq!(view("W2x/4/xxxx/Bx2 w").verdict(Color::White), Some(true));
-        assert_eq!(view("W2x/4/xxxx/Bx2 b").verdict(Color::Black), Some(false));
+        assert_eq!(
+            view("W2x/4/xxxx/Bx2 w").verdict(Color::White, &Tempo::NONE),
+            Some(true)
+        );
+        assert_eq!(
+            view("W2x/4/xxxx/Bx2 b").verdict(Color::Black, &Tempo::NONE),
+            Some(false)
+        );
         // Equal territories: the side to move runs out first.
-        assert_eq!(view("W1x1B/xxxxx w").verdict(Color::White), Some(false));
+        assert_eq!(
+            view("W1x1B/xxxxx w").verdict(Color::White, &Tempo::NONE),
+            Some(false)
+        );
         // Mixed region of 3 empty squares against Black's sure 4: White to move loses.
-        assert_eq!(view("W3B/xxxxx/B4 w").verdict(Color::White), Some(false));
+        assert_eq!(
+            view("W3B/xxxxx/B4 w").verdict(Color::White, &Tempo::NONE),
+            Some(false)
+        );
         // A mixed region of 4 against a sure 1: undecided.
-        assert_eq!(view("W3B/xxxxx/B1xxx w").verdict(Color::White), None);
+        assert_eq!(
+            view("W3B/xxxxx/B1xxx w").verdict(Color::White, &Tempo::NONE),
+            None
+        );
+    }
+
+    #[test]
+    fn tempo_moves() {
+        let tempi = |text: &str| {
+            let p: Position = text.parse().unwrap();
+            let v = View::of(&p, &mut Endgame::new());
+            let t = Tempo::new(&p, v.mixed, [Bitboard::EMPTY; 2]);
+            let counts = [t.count(0), t.count(1)];
+            (
+                v.verdict(p.side_to_move(), &Tempo::NONE),
+                counts,
+                v.verdict(p.side_to_move(), &t),
+            )
+        };
+        // White's territory gives 2 against the 3 mixed squares Black might use, but White can
+        // play a3-b3/a3 first: then Black has 2 mixed squares at most against White's 2, to move.
+        assert_eq!(tempi("W3B/xxxxx/W2xx w"), (None, [1, 1], Some(true)));
+        // Black to move: the mixed region's 7 squares against White's sure 5, and White's b4
+        // has 5 empty neighbours, so whatever Black does White can still spend a mixed square
+        // (b4 steps next to itself and shoots back): Black then has 5 at most, White 5 to come.
+        assert_eq!(tempi("1W3B/3xxx/xxxxxx/W5 b"), (None, [5, 1], Some(false)));
+        // With only one empty neighbour of White's, Black might take it away: left open.
+        assert_eq!(tempi("W4B/xxxxxx/xxxxxx/W2xxx b"), (None, [1, 1], None));
     }
 
     #[test]
@@ -322,7 +382,10 @@ mod tests {
         assert_eq!(settle("W3B/xxxxx/B1xxx w"), Reading::Open { margin: 0 });
         // The same with Black's territory filled: White leads by one.
         assert_eq!(settle("W3B/xxxxx/Bxxxx w"), Reading::Open { margin: 1 });
-        assert_eq!(view("xxxxxx/2W1B1 b").verdict(Color::Black), None);
+        assert_eq!(
+            view("xxxxxx/2W1B1 b").verdict(Color::Black, &Tempo::NONE),
+            None
+        );
     }
 
     #[test]
@@ -331,7 +394,10 @@ mod tests {
             let p: Position = text.parse().unwrap();
             let mut e = Endgame::new();
             let v = View::of(&p, &mut e);
-            (v.verdict(p.side_to_move()), v.settle(&p, &mut e))
+            (
+                v.verdict(p.side_to_move(), &Tempo::NONE),
+                v.settle(&p, &mut e),
+            )
         };
         // a2 and b1 touch White's a1 and c1 only: a seal (a1-a2/a1, then a2-b1/a2) is worth 2,
         // and Black can only ever use d1: White to move wins, which the squares alone leave open.
