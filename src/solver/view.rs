@@ -296,32 +296,23 @@ mod tests {
         View::of(&text.parse().unwrap(), &mut Endgame::new())
     }
 
+    /// The verdict for the side to move of `text`, spare moves left out.
+    fn bare_verdict(text: &str) -> Option<bool> {
+        let side = text.parse::<Position>().unwrap().side_to_move();
+        view(text).verdict(side, &Tempo::NONE)
+    }
+
     #[test]
     fn verdicts() {
         // Decided: White has a region of six squares, Black is walled in: White wins either way.
-        assert_eq!(
-            view("W2x/4/xxxx/Bx2 w").verdict(Color::White, &Tempo::NONE),
-            Some(true)
-        );
-        assert_eq!(
-            view("W2x/4/xxxx/Bx2 b").verdict(Color::Black, &Tempo::NONE),
-            Some(false)
-        );
+        assert_eq!(bare_verdict("W2x/4/xxxx/Bx2 w"), Some(true));
+        assert_eq!(bare_verdict("W2x/4/xxxx/Bx2 b"), Some(false));
         // Equal territories: the side to move runs out first.
-        assert_eq!(
-            view("W1x1B/xxxxx w").verdict(Color::White, &Tempo::NONE),
-            Some(false)
-        );
+        assert_eq!(bare_verdict("W1x1B/xxxxx w"), Some(false));
         // Mixed region of 3 empty squares against Black's sure 4: White to move loses.
-        assert_eq!(
-            view("W3B/xxxxx/B4 w").verdict(Color::White, &Tempo::NONE),
-            Some(false)
-        );
+        assert_eq!(bare_verdict("W3B/xxxxx/B4 w"), Some(false));
         // A mixed region of 4 against a sure 1: undecided.
-        assert_eq!(
-            view("W3B/xxxxx/B1xxx w").verdict(Color::White, &Tempo::NONE),
-            None
-        );
+        assert_eq!(bare_verdict("W3B/xxxxx/B1xxx w"), None);
     }
 
     #[test]
@@ -382,10 +373,7 @@ mod tests {
         assert_eq!(settle("W3B/xxxxx/B1xxx w"), Reading::Open { margin: 0 });
         // The same with Black's territory filled: White leads by one.
         assert_eq!(settle("W3B/xxxxx/Bxxxx w"), Reading::Open { margin: 1 });
-        assert_eq!(
-            view("xxxxxx/2W1B1 b").verdict(Color::Black, &Tempo::NONE),
-            None
-        );
+        assert_eq!(bare_verdict("xxxxxx/2W1B1 b"), None);
     }
 
     #[test]
