@@ -2,7 +2,7 @@
 # One generation of the learning loop: self-play -> train -> gating match against a baseline.
 # The defaults are the numbers of the first generation in the README section "Training".
 # Usage: BASE=/path/to/baseline/hippolyta [GAMES=200] [SHARDS=2] [PLAYOUTS=3000] [START=builtin]
-#        [FIT=eval] [MATCH_GAMES=400] [ST=0.25] scripts/learn_loop.sh [run directory]
+#        [MATCH_GAMES=400] [ST=0.25] scripts/learn_loop.sh [run directory]
 # The baseline of issue 9 is main at 9d483dc (Bench: 1051717):
 #   git worktree add /tmp/base 9d483dc && (cd /tmp/base && cargo build --release)
 #   BASE=/tmp/base/target/release/hippolyta scripts/learn_loop.sh
@@ -24,8 +24,8 @@ for ((i = 0; i < shards; i++)); do
         --shard "$i/$shards" --weights "$start" 2>"$run/selfplay-$i.log" &
 done
 wait
-nice -n 10 "$run/generator" train "$run"/selfplay-*.jsonl --start "$start" --fit "${FIT:-eval}" \
-    --seed 1 --out src/learn/weights.txt
+nice -n 10 "$run/generator" train "$run"/selfplay-*.jsonl --start "$start" --seed 1 \
+    --out src/learn/weights.txt
 cargo build --release --quiet
 cp target/release/hippolyta "$run/candidate"
 nice -n 10 "$run/candidate" match \

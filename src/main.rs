@@ -37,7 +37,7 @@ enum Command {
     EndgameBench(hippolyta::endgame::bench::BenchArgs),
     /// Play Hippolyta against itself and write training data (see the README section "Training").
     Selfplay(Box<hippolyta::learn::selfplay::SelfplayArgs>),
-    /// Fit the move-ordering and evaluation weights to self-play data and write the weights file.
+    /// Fit the evaluation weights to self-play data and write the weights file.
     Train(Box<hippolyta::learn::train::TrainArgs>),
     /// Serve a board in the browser: play, watch and analyse (see the README section "GUI").
     Gui(Box<hippolyta::gui::GuiArgs>),

@@ -227,7 +227,7 @@ const PONDER: OptionInfo = OptionInfo {
 
 const WEIGHTS: OptionInfo = OptionInfo {
     name: "weights",
-    values: "builtin, learned or learned-prior",
+    values: "builtin or learned",
     store: |s, v| {
         s.weights = WeightsChoice::from_str(v, true).ok()?;
         Some(())
@@ -235,7 +235,6 @@ const WEIGHTS: OptionInfo = OptionInfo {
     get: |s| match s.weights {
         WeightsChoice::Builtin => "builtin".into(),
         WeightsChoice::Learned => "learned".into(),
-        WeightsChoice::LearnedPrior => "learned-prior".into(),
     },
 };
 
@@ -411,8 +410,8 @@ pub struct SettingsArgs {
     /// Think on the opponent's time.
     #[arg(long)]
     pub ponder: bool,
-    /// Move-ordering and evaluation weights: the hand-set ones or those learned from self-play
-    /// (`src/learn/weights.txt`).
+    /// Move-ordering and evaluation weights: the hand-set ones, or those of
+    /// `src/learn/weights.txt` (the evaluation fitted to self-play).
     #[arg(long, value_enum, default_value_t = DEFAULT_WEIGHTS)]
     pub weights: WeightsChoice,
     /// Try the whole-position solver before searching once the regions still fought over have at
@@ -498,6 +497,7 @@ mod tests {
             ("seed", "-1", "integer"),
             ("move_overhead", "60001", "0..60000"),
             ("ponder", "perhaps", "on or off"),
+            ("weights", "learned-prior", "builtin or learned"),
             ("solver_empty", "101", "0..100"),
             ("solver_empty", "-1", "0..100"),
             ("colour", "blue", "unknown option"),

@@ -1,5 +1,6 @@
 //! Self-play and training end to end through the built binary, on a tiny budget: the data file,
-//! its reproducibility and shards, the reader's errors, and the byte-identical weights file.
+//! its reproducibility and shards, the reader's errors, and the byte-identical weights file with
+//! only the evaluation fitted.
 
 mod cli_support;
 
@@ -84,8 +85,6 @@ fn selfplay_then_train_end_to_end() {
             out.to_str().unwrap(),
             "--holdout",
             "0.25",
-            "--negatives",
-            "32",
             "--seed",
             "4",
         ]))
@@ -94,14 +93,40 @@ fn selfplay_then_train_end_to_end() {
     let w2 = dir.join("w2.txt");
     let log = train(&w1);
     assert!(
-        log.contains("move prior: ") && log.contains("cross-entropy train "),
+        log.contains("evaluation: ") && log.contains("logistic loss train "),
         "{log}"
     );
-    assert!(log.contains("evaluation: "), "{log}");
+    assert!(!log.contains("prior"), "{log}");
     train(&w2);
     let text = fs::read_to_string(&w1).unwrap();
     assert_eq!(text.as_bytes(), fs::read(&w2).unwrap());
-    Weights::parse(&text).unwrap();
+    // Only the evaluation is fitted: the ordering is written as it starts (builtin).
+    let w = Weights::parse(&text).unwrap();
+    assert_eq!(w.ordering, Weights::builtin().ordering);
+    assert_ne!(w.eval, Weights::builtin().eval);
+
+    // The move-prior switches are gone.
+    for flag in [
+        "--fit",
+        "--objective",
+        "--rank-every",
+        "--sharpen",
+        "--negatives",
+    ] {
+        let out = hippolyta(&[
+            "train",
+            a.to_str().unwrap(),
+            "--out",
+            w2.to_str().unwrap(),
+            flag,
+            "1",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("unexpected argument"), "{flag}: {err}");
+    }
+    let out = hippolyta(&["bench", "--weights", "learned-prior"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("invalid value 'learned-prior'"), "{err}");
 
     // A cut file is rejected with its place.
     let full = fs::read_to_string(&a).unwrap();

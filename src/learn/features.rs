@@ -1,8 +1,9 @@
-//! The move-prior model's features: the cheap move ordering (`mcts/ordering.rs`) is a linear model
-//! `sum(w_i * f_i(move))`, and this file computes the `f_i` one by one, so that `hippolyta train`
-//! can fit the weights `w_i` (the [`OrderingWeights`]) to the search's visit distributions. The
-//! search itself never builds these vectors: it folds the weights into per-square tables, which is
-//! why a fitted model costs the playout rate nothing. A test checks the two agree move by move.
+//! The cheap move ordering's features: the ordering (`mcts/ordering.rs`) is a linear model
+//! `sum(w_i * f_i(move))` with the [`OrderingWeights`] as the `w_i`. This file names the weights
+//! (for the weights file) and computes the `f_i` one by one, as a plain reference: the search
+//! never builds these vectors but folds the weights into per-square tables, and a test checks the
+//! two agree move by move. (`hippolyta train` no longer fits these weights: a fitted move prior
+//! lost its gating matches.)
 
 use crate::mcts::ordering::{distance_table, ReachTables, LN_1P, NEIGHBOURS};
 use crate::mcts::params::OrderingWeights;
@@ -11,12 +12,12 @@ use crate::position::Position;
 use crate::square::NUM_INDICES;
 use crate::territory::queen_distances;
 
-/// Number of features (and weights) of the move-prior model.
+/// Number of features (and weights) of the move ordering.
 pub const NUM_FEATURES: usize = 11;
 
 /// The first this many features are the original seven of the hand-set ordering; the rest
 /// (queen-line reach of both sides' amazons, enemy amazons next to the destination) were added
-/// for the learned prior and weigh 0 in the hand-set weights.
+/// for a learned prior and weigh 0 in the hand-set and in the embedded weights.
 pub const NUM_BASIC_FEATURES: usize = 7;
 
 /// One move's feature values.

@@ -1,10 +1,10 @@
 //! Learning from self-play: `hippolyta selfplay` writes searched positions, `hippolyta train`
-//! fits the move-ordering and evaluation weights to them, and the binary embeds the result.
+//! fits the evaluation weights to them, and the binary embeds the result.
 //!
 //! - `record.rs`: the versioned data format (JSON lines) and its reader;
 //! - `selfplay.rs`: the self-play games, sharding and the `--weights` choice;
-//! - `features.rs`: the move-prior model's features (those of the cheap move ordering);
-//! - `train.rs`: the fits, the held-out split and the losses;
+//! - `features.rs`: the cheap move ordering's features and its weights as a vector;
+//! - `train.rs`: the evaluation fit, the held-out split and the losses;
 //! - `weights.rs`: the weights file, embedded from `weights.txt`;
 //! - `symmetry.rs`: the dihedral group of the board.
 

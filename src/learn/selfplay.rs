@@ -31,9 +31,6 @@ pub enum WeightsChoice {
     Builtin,
     /// The fitted weights embedded from `src/learn/weights.txt`.
     Learned,
-    /// The learned evaluation with the learned move prior over the extended features, embedded
-    /// from `src/learn/weights-prior.txt` (a candidate until a match gates it).
-    LearnedPrior,
 }
 
 /// The weights the engine, `bench` and `selfplay` use unless told otherwise: the learned ones,
@@ -46,7 +43,6 @@ impl WeightsChoice {
         match self {
             WeightsChoice::Builtin => Weights::builtin(),
             WeightsChoice::Learned => Weights::embedded(),
-            WeightsChoice::LearnedPrior => Weights::embedded_prior(),
         }
     }
 }

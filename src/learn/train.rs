@@ -1,33 +1,22 @@
-//! `hippolyta train`: fits the move-prior weights and the evaluation weights to self-play data
-//! and writes the weights file (`weights.rs`).
+//! `hippolyta train`: fits the evaluation weights to self-play data and writes the weights file
+//! (`weights.rs`), with the move-ordering weights as they start.
 //!
-//! - **Move prior.** The cheap move ordering is a linear score over move features
-//!   (`features.rs`); here it becomes a softmax model fitted by cross-entropy to each searched
-//!   position's root visit distribution. Training positions use every visited move plus a seeded
-//!   sample of `negatives` unvisited ones, reweighted to stand for all of them; held-out positions
-//!   are scored over every legal move. Minimised by damped Newton steps (the loss is convex).
-//! - **Evaluation.** The [`EvalParams`] weights of the terms and of the logistic (territory
-//!   weights at phase 1, scales and tempo) fitted with a logistic loss to a blend of the game
-//!   result and the search value, by Gauss-Newton steps. `kappa`, `phase_norm` and
-//!   `mobility_threshold` enter the terms themselves and are kept.
+//! The [`EvalParams`] weights of the terms and of the logistic (territory weights at phase 1,
+//! scales and tempo) are fitted with a logistic loss to a blend of the game result and the search
+//! value, by Gauss-Newton steps. `kappa`, `phase_norm` and `mobility_threshold` enter the terms
+//! themselves and are kept. The move ordering is not fitted: a fitted move prior lost its gating
+//! matches (README, "Training").
 //!
 //! Games, not positions, are split into training and held-out sets, by a hash of the game number
 //! and the seed. Every sum runs in file order in `f64` on one thread, so the same files and seed
-//! write the same bytes. The features and the evaluation are invariant under the board's
-//! symmetries (tested in `features.rs`), so augmenting with the seven images of each position
-//! would only repeat identical samples; none is added.
+//! write the same bytes. The evaluation is invariant under the board's symmetries (tested in
+//! `features.rs`), so augmenting with the seven images of each position would only repeat
+//! identical samples; none is added.
 
-use super::features::{
-    score, weight_vector, weights_from_vector, MoveFeatures, NUM_BASIC_FEATURES, NUM_FEATURES,
-};
 use super::record::{read_file, Record};
 use super::selfplay::WeightsChoice;
 use super::weights::{eval_from_vector, eval_vector, Weights};
 use crate::eval::{terms, EvalParams};
-use crate::mv::Move;
-use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -40,58 +29,19 @@ pub struct TrainArgs {
     /// Write the weights here.
     #[arg(long, default_value = "src/learn/weights.txt", value_name = "FILE")]
     pub out: PathBuf,
-    /// Seed of the held-out split and of the sampled unvisited moves.
+    /// Seed of the held-out split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Fraction of games held out.
     #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
-    /// Unvisited moves sampled per training position.
-    #[arg(long, default_value_t = 128)]
-    pub negatives: usize,
     /// Weight of the game result against the search value in the evaluation's target.
     #[arg(long, default_value_t = 0.5)]
     pub result_weight: f64,
-    /// Weights to start from (and to report the loss before training with).
+    /// Weights to start from (and to report the loss before training with); their move ordering
+    /// is written unchanged.
     #[arg(long, value_enum, default_value_t = WeightsChoice::Builtin)]
     pub start: WeightsChoice,
-    /// Training targets of the move prior are the visit counts raised to this power, normalised
-    /// (1: the visit distribution; higher values stress the most visited moves, which is what
-    /// the search's rank prior needs). Held-out figures always use the plain distribution.
-    #[arg(long, default_value_t = 1.0)]
-    pub sharpen: f64,
-    /// What the written move-prior weights minimise: the softmax cross-entropy, or the
-    /// cross-entropy of the search's rank prior `1 / (rank + 1)` over their ordering.
-    #[arg(long, value_enum, default_value_t = PriorObjective::Softmax)]
-    pub objective: PriorObjective,
-    /// With `--objective rank`: fit on the training positions whose ply is a multiple of this
-    /// (each is scored over all its legal moves, which costs memory and time).
-    #[arg(long, default_value_t = 8)]
-    pub rank_every: u32,
-    /// Which weights to write fitted; the others are written as they start.
-    #[arg(long, value_enum, default_value_t = FitParts::Both)]
-    pub fit: FitParts,
-}
-
-/// The loss the move prior's written weights minimise.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum PriorObjective {
-    /// Softmax of the scores against the visit distribution (Newton steps).
-    Softmax,
-    /// The search's rank prior against the visit distribution (coordinate descent from the
-    /// start weights).
-    Rank,
-}
-
-/// Which part of the weights `train` changes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FitParts {
-    /// The move-ordering (prior) weights and the evaluation weights.
-    Both,
-    /// Only the move-ordering weights.
-    Prior,
-    /// Only the evaluation weights.
-    Eval,
 }
 
 /// Losses before and after fitting.
@@ -110,22 +60,15 @@ pub struct Fit {
 /// What `train` did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainReport {
-    /// Games and positions read.
+    /// Games read.
     pub games: usize,
     /// Positions read.
     pub positions: usize,
-    /// Searched positions used for the prior (training, held out).
-    pub prior_positions: (usize, usize),
     /// Positions used for the evaluation (training, held out).
     pub eval_positions: (usize, usize),
-    /// Move-prior cross-entropy.
-    pub prior: Fit,
-    /// Held-out prior metrics of the start weights, of the softmax fit of the seven basic
-    /// features alone and of all features, and of the written weights.
-    pub metrics: [PriorMetrics; 4],
     /// Evaluation logistic loss.
     pub eval: Fit,
-    /// The fitted weights.
+    /// The written weights: the start's move ordering and the fitted evaluation.
     pub weights: Weights,
 }
 
@@ -136,138 +79,8 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// One position's moves for the prior: features, target probability and weight of each.
-struct PriorSample {
-    features: Vec<[f32; NUM_FEATURES]>,
-    /// The moves, for breaking ties in the ranking as the search does.
-    moves: Vec<Move>,
-    target: Vec<f64>,
-    weight: Vec<f64>,
-    /// Index of the most visited move.
-    best: usize,
-}
-
-/// Builds a sample from `r`: every visited move, then unvisited ones (all when `negatives` is
-/// `None`, otherwise a sample of that many standing for all).
-fn prior_sample(
-    r: &Record,
-    negatives: Option<usize>,
-    sharpen: f64,
-    rng: &mut SmallRng,
-) -> Option<PriorSample> {
-    let total: u64 = r.visits.iter().map(|v| v.1).sum();
-    if total == 0 {
-        return None;
-    }
-    let mut all = Vec::new();
-    r.position.generate_moves(&mut all);
-    if all.len() < 2 {
-        return None;
-    }
-    let mut visited: Vec<Move> = r.visits.iter().map(|v| v.0).collect();
-    visited.sort_unstable();
-    let mut unvisited: Vec<Move> = all
-        .into_iter()
-        .filter(|m| visited.binary_search(m).is_err())
-        .collect();
-    let mut weight_each = 1.0;
-    if let Some(k) = negatives {
-        if unvisited.len() > k {
-            weight_each = unvisited.len() as f64 / k.max(1) as f64;
-            unvisited.shuffle(rng);
-            unvisited.truncate(k);
-        }
-    }
-    let f = MoveFeatures::new(&r.position);
-    let mut s = PriorSample {
-        features: Vec::with_capacity(r.visits.len() + unvisited.len()),
-        moves: Vec::new(),
-        target: Vec::new(),
-        weight: Vec::new(),
-        best: 0,
-    };
-    let sharp_total: f64 = r.visits.iter().map(|v| (v.1 as f64).powf(sharpen)).sum();
-    for &(m, n) in &r.visits {
-        s.features.push(f.of(&r.position, m));
-        s.moves.push(m);
-        s.target.push((n as f64).powf(sharpen) / sharp_total);
-        s.weight.push(1.0);
-    }
-    for m in unvisited {
-        s.features.push(f.of(&r.position, m));
-        s.moves.push(m);
-        s.target.push(0.0);
-        s.weight.push(weight_each);
-    }
-    Some(s)
-}
-
-/// Mean cross-entropy over `samples`, and optionally its gradient and Hessian.
-// Index loops read as the matrix formulas they implement.
-#[allow(clippy::needless_range_loop)]
-fn prior_loss(
-    samples: &[PriorSample],
-    w: &[f64; NUM_FEATURES],
-    mut derivatives: Option<(
-        &mut [f64; NUM_FEATURES],
-        &mut [[f64; NUM_FEATURES]; NUM_FEATURES],
-    )>,
-) -> f64 {
-    let mut loss = 0.0;
-    let mut scores = Vec::new();
-    for s in samples {
-        scores.clear();
-        scores.extend(s.features.iter().map(|f| score(w, f)));
-        let max = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let z: f64 = scores
-            .iter()
-            .zip(&s.weight)
-            .map(|(x, c)| c * (x - max).exp())
-            .sum();
-        let expected: f64 = scores.iter().zip(&s.target).map(|(x, t)| t * x).sum();
-        loss += max + z.ln() - expected;
-        if let Some((g, h)) = derivatives.as_mut() {
-            let mut mean = [0.0; NUM_FEATURES];
-            let mut second = [[0.0; NUM_FEATURES]; NUM_FEATURES];
-            for ((f, x), (c, t)) in s
-                .features
-                .iter()
-                .zip(&scores)
-                .zip(s.weight.iter().zip(&s.target))
-            {
-                let q = c * (x - max).exp() / z;
-                for i in 0..NUM_FEATURES {
-                    let fi = f[i] as f64;
-                    mean[i] += q * fi;
-                    g[i] -= t * fi;
-                    for j in 0..=i {
-                        second[i][j] += q * fi * f[j] as f64;
-                    }
-                }
-            }
-            for i in 0..NUM_FEATURES {
-                g[i] += mean[i];
-                for j in 0..=i {
-                    h[i][j] += second[i][j] - mean[i] * mean[j];
-                }
-            }
-        }
-    }
-    let n = samples.len().max(1) as f64;
-    if let Some((g, h)) = derivatives {
-        for i in 0..NUM_FEATURES {
-            g[i] /= n;
-            for j in 0..=i {
-                h[i][j] /= n;
-                h[j][i] = h[i][j];
-            }
-        }
-    }
-    loss / n
-}
-
 /// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is small and, with the
-/// ridge the callers add, positive definite).
+/// ridge `fit_eval` adds, positive definite).
 #[allow(clippy::needless_range_loop)]
 fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
     for col in 0..N {
@@ -298,153 +111,6 @@ fn solve<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
         };
     }
     x
-}
-
-/// Newton's method on the prior's cross-entropy, halving steps that do not improve it; only the
-/// first `active` weights move (the others keep their start values).
-fn fit_prior(
-    samples: &[PriorSample],
-    start: [f64; NUM_FEATURES],
-    active: usize,
-) -> [f64; NUM_FEATURES] {
-    let mut w = start;
-    let mut loss = prior_loss(samples, &w, None);
-    for _ in 0..30 {
-        let mut g = [0.0; NUM_FEATURES];
-        let mut h = [[0.0; NUM_FEATURES]; NUM_FEATURES];
-        prior_loss(samples, &w, Some((&mut g, &mut h)));
-        for (i, row) in h.iter_mut().enumerate() {
-            row[i] += 1e-6;
-            if i >= active {
-                *row = [0.0; NUM_FEATURES];
-                row[i] = 1.0;
-                g[i] = 0.0;
-            }
-        }
-        for row in &mut h[..active] {
-            row[active..].fill(0.0);
-        }
-        let step = solve(h, g);
-        let mut t = 1.0;
-        let mut improved = false;
-        while t > 1e-4 {
-            let mut trial = w;
-            for i in 0..NUM_FEATURES {
-                trial[i] -= t * step[i];
-            }
-            let l = prior_loss(samples, &trial, None);
-            if l < loss {
-                improved = loss - l > 1e-9;
-                w = trial;
-                loss = l;
-                break;
-            }
-            t *= 0.5;
-        }
-        if !improved {
-            break;
-        }
-    }
-    w
-}
-
-/// How well a set of weights predicts the held-out visit distributions.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PriorMetrics {
-    /// Cross-entropy of the search's rank prior `1 / (rank + 1)` over the weights' ordering.
-    pub rank_ce: f64,
-    /// Cross-entropy of the softmax of the weights' scores.
-    pub softmax_ce: f64,
-    /// Share of positions where the best-scored move is the most visited one.
-    pub top1: f64,
-    /// Share of positions where the most visited move is among the three best-scored.
-    pub top3: f64,
-}
-
-/// The metrics of `w` on `samples` (which must hold every legal move of their positions).
-fn prior_metrics(samples: &[PriorSample], w: &[f64; NUM_FEATURES]) -> PriorMetrics {
-    let (rank_ce, top1, top3) = rank_stats(samples, w);
-    PriorMetrics {
-        rank_ce,
-        softmax_ce: prior_loss(samples, w, None),
-        top1,
-        top3,
-    }
-}
-
-/// The rank prior's cross-entropy, top-1 and top-3 shares of `w` on `samples`.
-fn rank_stats(samples: &[PriorSample], w: &[f64; NUM_FEATURES]) -> (f64, f64, f64) {
-    let (mut ce, mut top1, mut top3) = (0.0, 0.0, 0.0);
-    let mut order: Vec<(f32, Move, usize)> = Vec::new();
-    for s in samples {
-        // The search ranks by the f32 score, ties broken by the move (`ordering.rs`).
-        order.clear();
-        order.extend(
-            s.features
-                .iter()
-                .zip(&s.moves)
-                .enumerate()
-                .map(|(i, (f, &mv))| (score(w, f) as f32, mv, i)),
-        );
-        order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-        let rank_of_best = order
-            .iter()
-            .position(|x| x.2 == s.best)
-            .unwrap_or(usize::MAX);
-        top1 += (rank_of_best == 0) as u8 as f64;
-        top3 += (rank_of_best < 3) as u8 as f64;
-        let norm: f64 = (1..=order.len()).map(|r| 1.0 / r as f64).sum();
-        for (rank, x) in order.iter().enumerate() {
-            let t = s.target[x.2];
-            if t > 0.0 {
-                ce -= t * ((1.0 / (rank + 1) as f64) / norm).ln();
-            }
-        }
-    }
-    let n = samples.len().max(1) as f64;
-    (ce / n, top1 / n, top3 / n)
-}
-
-/// Most rank cross-entropies [`fit_rank`] computes.
-const RANK_EVALUATIONS: usize = 240;
-
-/// Coordinate descent on the rank prior's cross-entropy (what the search's priors see: only
-/// the order of the scores matters, so the loss is piecewise constant and has no gradient).
-/// Steps along one weight at a time while that improves, then halves the step; only the first
-/// `active` weights move.
-fn fit_rank(
-    samples: &[PriorSample],
-    start: [f64; NUM_FEATURES],
-    active: usize,
-) -> [f64; NUM_FEATURES] {
-    let mut w = start;
-    let mut best = rank_stats(samples, &w).0;
-    let mut evaluations = 1;
-    let mut step = 0.5;
-    while step > 0.02 && evaluations < RANK_EVALUATIONS {
-        let mut improved = false;
-        for i in 0..active {
-            for sign in [1.0, -1.0] {
-                while evaluations < RANK_EVALUATIONS {
-                    let mut trial = w;
-                    trial[i] += sign * step;
-                    let l = rank_stats(samples, &trial).0;
-                    evaluations += 1;
-                    if l < best - 1e-7 {
-                        w = trial;
-                        best = l;
-                        improved = true;
-                    } else {
-                        break;
-                    }
-                }
-            }
-        }
-        if !improved {
-            step *= 0.5;
-        }
-    }
-    w
 }
 
 /// The evaluation parameters that are fitted, as indices into the `eval_vector`.
@@ -554,13 +220,10 @@ fn eval_sample(r: &Record, params: &EvalParams, result_weight: f64) -> EvalSampl
     }
 }
 
-/// Fits weights to `records` (see the module documentation).
+/// Fits the evaluation to `records` (see the module documentation).
 pub fn fit(records: &[Record], args: &TrainArgs) -> Result<TrainReport, String> {
     if !(0.0..1.0).contains(&args.holdout) {
         return Err("--holdout must be at least 0 and below 1".into());
-    }
-    if !(args.sharpen > 0.0 && args.sharpen.is_finite()) {
-        return Err("--sharpen must be positive".into());
     }
     if !(0.0..=1.0).contains(&args.result_weight) {
         return Err("--result-weight must be from 0 to 1".into());
@@ -568,60 +231,23 @@ pub fn fit(records: &[Record], args: &TrainArgs) -> Result<TrainReport, String> 
     let start = args.start.weights();
     let held_out =
         |game: u64| (mix(args.seed ^ mix(game)) % 1_000_000) as f64 / 1_000_000.0 < args.holdout;
-    let mut prior_train = Vec::new();
-    let mut prior_held = Vec::new();
-    let mut rank_train = Vec::new();
     let mut eval_train = Vec::new();
     let mut eval_held = Vec::new();
     let mut games: Vec<u64> = records.iter().map(|r| r.game).collect();
     games.sort_unstable();
     games.dedup();
     for r in records {
-        let held = held_out(r.game);
-        let mut rng = SmallRng::seed_from_u64(mix(args.seed ^ mix(r.game) ^ (r.ply as u64) << 48));
-        let (negatives, sharpen) = if held {
-            (None, 1.0)
-        } else {
-            (Some(args.negatives), args.sharpen)
-        };
-        if args.objective == PriorObjective::Rank && !held && r.ply % args.rank_every.max(1) == 0 {
-            if let Some(s) = prior_sample(r, None, args.sharpen, &mut rng) {
-                rank_train.push(s);
-            }
-        }
-        if let Some(mut s) = prior_sample(r, negatives, sharpen, &mut rng) {
-            s.best = 0;
-            if held {
-                &mut prior_held
-            } else {
-                &mut prior_train
-            }
-            .push(s);
-        }
         let e = eval_sample(r, &start.eval, args.result_weight);
-        if held {
+        if held_out(r.game) {
             &mut eval_held
         } else {
             &mut eval_train
         }
         .push(e);
     }
-    if prior_train.is_empty() || eval_train.is_empty() {
+    if eval_train.is_empty() {
         return Err("no training positions (too little data, or all of it held out)".into());
     }
-    let w0 = weight_vector(&start.ordering);
-    let basic = fit_prior(&prior_train, w0, NUM_BASIC_FEATURES);
-    let softmax = fit_prior(&prior_train, w0, NUM_FEATURES);
-    let w = match args.objective {
-        PriorObjective::Softmax => softmax,
-        PriorObjective::Rank => fit_rank(&rank_train, w0, NUM_FEATURES),
-    };
-    let prior = Fit {
-        train_before: prior_loss(&prior_train, &w0, None),
-        train_after: prior_loss(&prior_train, &w, None),
-        held_before: prior_loss(&prior_held, &w0, None),
-        held_after: prior_loss(&prior_held, &w, None),
-    };
     let v0 = eval_vector(&start.eval);
     let v = fit_eval(&eval_train, v0);
     let eval = Fit {
@@ -633,25 +259,11 @@ pub fn fit(records: &[Record], args: &TrainArgs) -> Result<TrainReport, String> 
     Ok(TrainReport {
         games: games.len(),
         positions: records.len(),
-        prior_positions: (prior_train.len(), prior_held.len()),
         eval_positions: (eval_train.len(), eval_held.len()),
-        metrics: [
-            prior_metrics(&prior_held, &w0),
-            prior_metrics(&prior_held, &basic),
-            prior_metrics(&prior_held, &softmax),
-            prior_metrics(&prior_held, &w),
-        ],
-        prior,
         eval,
         weights: Weights {
-            ordering: match args.fit {
-                FitParts::Eval => start.ordering,
-                _ => weights_from_vector(&w),
-            },
-            eval: match args.fit {
-                FitParts::Prior => start.eval,
-                _ => eval_from_vector(&v),
-            },
+            ordering: start.ordering,
+            eval: eval_from_vector(&v),
         },
     })
 }
@@ -659,49 +271,21 @@ pub fn fit(records: &[Record], args: &TrainArgs) -> Result<TrainReport, String> 
 impl TrainReport {
     /// The lines written as comments at the top of the weights file and printed by `train`.
     pub fn lines(&self, args: &TrainArgs) -> Vec<String> {
-        let f = |x: &Fit| {
-            format!(
-                "train {:.4} -> {:.4}, held out {:.4} -> {:.4}",
-                x.train_before, x.train_after, x.held_before, x.held_after
-            )
-        };
-        let m = |g: fn(&PriorMetrics) -> f64| {
-            let v: Vec<String> = self
-                .metrics
-                .iter()
-                .map(|x| format!("{:.4}", g(x)))
-                .collect();
-            v.join(" / ")
-        };
+        let e = &self.eval;
         vec![
             "Fitted weights, written by `hippolyta train` (see the README section \"Training\").".into(),
             format!(
-                "data: {} positions from {} games; seed {}, held out {}, {} negatives, sharpen {}, rank every {}, result weight {}, start {:?}, fit {:?}",
-                self.positions, self.games, args.seed, args.holdout, args.negatives,
-                args.sharpen, args.rank_every, args.result_weight, args.start, args.fit
+                "data: {} positions from {} games; seed {}, held out {}, result weight {}, start {:?}",
+                self.positions, self.games, args.seed, args.holdout, args.result_weight, args.start
             ),
             format!(
-                "move prior: {} + {} positions; cross-entropy {}",
-                self.prior_positions.0,
-                self.prior_positions.1,
-                f(&self.prior),
-            ),
-            format!(
-                "held-out prior (start / softmax fit of 7 features / of {NUM_FEATURES} / written, objective {:?}):",
-                args.objective
-            ),
-            format!(
-                "  rank prior 1/(r+1) cross-entropy {}",
-                m(|x| x.rank_ce)
-            ),
-            format!("  softmax cross-entropy {}", m(|x| x.softmax_ce)),
-            format!("  top-1 {}", m(|x| x.top1)),
-            format!("  top-3 {}", m(|x| x.top3)),
-            format!(
-                "evaluation: {} + {} positions; logistic loss {}",
+                "evaluation: {} + {} positions; logistic loss train {:.4} -> {:.4}, held out {:.4} -> {:.4}",
                 self.eval_positions.0,
                 self.eval_positions.1,
-                f(&self.eval)
+                e.train_before,
+                e.train_after,
+                e.held_before,
+                e.held_after
             ),
         ]
     }
@@ -722,4 +306,86 @@ pub fn run(args: &TrainArgs, log: &mut dyn Write) -> Result<TrainReport, String>
         .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
     let _ = writeln!(log, "wrote {}", args.out.display());
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use rand::SeedableRng;
+
+    /// Random games' positions, labelled with who won and, on odd plies, a search value.
+    fn records(games: u64) -> Vec<Record> {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut out = Vec::new();
+        for game in 0..games {
+            let mut pos = Position::standard();
+            let first = out.len();
+            for ply in 0.. {
+                let Some(m) = pos.random_move(&mut rng) else {
+                    break;
+                };
+                out.push(Record {
+                    game,
+                    ply,
+                    position: pos.clone(),
+                    playouts: 0,
+                    value: (ply % 2 == 1).then_some(0.5),
+                    result: 0.0,
+                    visits: Vec::new(),
+                });
+                pos.make(m);
+            }
+            let loser = pos.side_to_move();
+            for r in &mut out[first..] {
+                r.result = f64::from(u8::from(r.position.side_to_move() != loser));
+            }
+        }
+        out
+    }
+
+    fn args(start: WeightsChoice) -> TrainArgs {
+        TrainArgs {
+            files: Vec::new(),
+            out: PathBuf::new(),
+            seed: 3,
+            holdout: 0.25,
+            result_weight: 0.5,
+            start,
+        }
+    }
+
+    #[test]
+    fn fits_the_evaluation_and_keeps_the_ordering() {
+        let data = records(12);
+        for start in [WeightsChoice::Builtin, WeightsChoice::Learned] {
+            let report = fit(&data, &args(start)).unwrap();
+            let w = start.weights();
+            assert_eq!(report.weights.ordering, w.ordering);
+            assert_ne!(report.weights.eval, w.eval);
+            assert!(
+                report.eval.train_after < report.eval.train_before,
+                "{report:?}"
+            );
+            assert_eq!(report.games, 12);
+            let (train, held) = report.eval_positions;
+            assert_eq!(train + held, data.len());
+            assert!(held > 0, "{report:?}");
+            // Same data, same seed: the same weights, to the bit.
+            assert_eq!(fit(&data, &args(start)).unwrap(), report);
+        }
+    }
+
+    #[test]
+    fn bad_options_are_rejected() {
+        let data = records(2);
+        let mut a = args(WeightsChoice::Builtin);
+        a.holdout = 1.0;
+        assert!(fit(&data, &a).unwrap_err().contains("--holdout"));
+        let mut a = args(WeightsChoice::Builtin);
+        a.result_weight = 1.5;
+        assert!(fit(&data, &a).unwrap_err().contains("--result-weight"));
+        let a = args(WeightsChoice::Builtin);
+        assert!(fit(&[], &a).unwrap_err().contains("no training positions"));
+    }
 }

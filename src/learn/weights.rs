@@ -19,10 +19,6 @@ pub const HEADER: &str = "format hippolyta-weights 1";
 /// The file as built into this binary.
 pub const EMBEDDED: &str = include_str!("weights.txt");
 
-/// The candidate with the learned move prior (`src/learn/weights-prior.txt`): the evaluation of
-/// `weights.txt` and move-ordering weights over all the features, not yet gated by a match.
-pub const EMBEDDED_PRIOR: &str = include_str!("weights-prior.txt");
-
 /// The evaluation weights by name, in file order.
 pub const EVAL_NAMES: [&str; 11] = [
     "kappa",
@@ -95,11 +91,6 @@ impl Weights {
     /// The weights embedded from `src/learn/weights.txt`.
     pub fn embedded() -> Weights {
         Weights::parse(EMBEDDED).expect("the embedded weights file is checked by the tests")
-    }
-
-    /// The weights embedded from `src/learn/weights-prior.txt`.
-    pub fn embedded_prior() -> Weights {
-        Weights::parse(EMBEDDED_PRIOR).expect("the embedded weights file is checked by the tests")
     }
 
     /// Search parameters with these weights and every other setting at its default.
@@ -208,8 +199,6 @@ mod tests {
     fn embedded_file_parses() {
         let w = Weights::embedded();
         assert!(w.eval.scale_open > 0.0 && w.eval.scale_end > 0.0);
-        let p = Weights::embedded_prior();
-        assert!(p.eval.scale_open > 0.0 && p.eval.scale_end > 0.0);
     }
 
     #[test]

@@ -91,7 +91,8 @@ pub struct OrderingWeights {
     /// Moving an amazon that has few moves where it stands (escaping).
     pub escape: f32,
     /// Arrow on a square an enemy amazon reaches in one queen move (cuts its mobility), per
-    /// amazon. This and the next three are learned terms, 0 in the hand-set weights.
+    /// amazon. This and the next three were added for a learned move prior that lost its gating
+    /// match; they are 0 in the hand-set and in the embedded weights.
     pub arrow_blocks_enemy: f32,
     /// Arrow on a square one of one's own amazons reaches in one queen move, per amazon.
     pub arrow_blocks_own: f32,
