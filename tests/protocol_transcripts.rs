@@ -114,23 +114,6 @@ fn protocol_md_examples_are_the_transcripts() {
 }
 
 #[test]
-fn readme_example_session_is_a_transcript() {
-    let readme =
-        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let marker = "<!-- transcript: readme -->";
-    let at = readme
-        .find(marker)
-        .expect("README.md has the example session marker");
-    let block = readme[at + marker.len()..]
-        .trim_start()
-        .split_once('\n')
-        .map(|(_, rest)| rest)
-        .unwrap();
-    let body = &block[..block.find("```").unwrap()];
-    assert_eq!(body, fs::read_to_string(dir().join("readme.txt")).unwrap());
-}
-
-#[test]
 fn protocol_md_lists_every_command_with_its_origin() {
     use hippolyta::protocol::command::{Origin, COMMANDS};
     let md = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
