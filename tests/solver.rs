@@ -1,7 +1,7 @@
 //! The proof-number solver against plain exhaustive search on random small positions.
 
 use hippolyta::solver::guide::{Guide, Outcome};
-use hippolyta::solver::{Disproof, Limits, MoveStatus, SolveReport, Solver, Verdict};
+use hippolyta::solver::{Limits, MoveStatus, SolveReport, Solver, Verdict};
 use hippolyta::Move;
 use hippolyta::{Bitboard, Color, Piece, Position, Square};
 use rand::rngs::StdRng;
@@ -148,8 +148,7 @@ fn walled_position(rng: &mut StdRng, max_empty: u32) -> Position {
 /// Positions with a territory beside the fight, where the search abstracts the territory.
 #[test]
 fn territories_agree_with_exhaustive_search() {
-    let (wins_seen, losses_seen, _, _) =
-        check_agreement_of(walled_position, Disproof::default(), 1, 600, 31, false);
+    let (wins_seen, losses_seen, _, _) = check_agreement_of(walled_position, 1, 600, 31, false);
     assert!(
         wins_seen > 100 && losses_seen > 100,
         "{wins_seen} {losses_seen}"
@@ -179,18 +178,11 @@ fn threaded_solver_agrees_with_exhaustive_search() {
     );
 }
 
-/// Summed disproof numbers (the `--disproof sum` option) steer the search differently, with its
-/// own threshold arithmetic: the verdicts must not change either.
-#[test]
-fn summed_disproof_numbers_agree_with_exhaustive_search() {
-    summed_agreement(500, 4242, false, 100);
-}
-
-/// [`check_agreement_of`] with summed disproof numbers on one thread, `guided` or not, and more
-/// than `least` of both verdicts.
-fn summed_agreement(count: u32, seed: u64, guided: bool, least: u32) {
+/// [`check_agreement_of`] on random positions on one thread, `guided` or not, and more than
+/// `least` of both verdicts.
+fn agreement(count: u32, seed: u64, guided: bool, least: u32) {
     let (wins_seen, losses_seen, _, _) =
-        check_agreement_of(random_position, Disproof::Sum, 1, count, seed, guided);
+        check_agreement_of(random_position, 1, count, seed, guided);
     assert!(
         wins_seen > least && losses_seen > least,
         "{wins_seen} {losses_seen}"
@@ -201,14 +193,7 @@ fn summed_agreement(count: u32, seed: u64, guided: bool, least: u32) {
 /// winning move) against the exhaustive search. Returns wins, losses, skipped positions and the
 /// count by empty squares.
 fn check_agreement(threads: usize, count: u32, seed: u64) -> (u32, u32, u32, [u32; 15]) {
-    check_agreement_of(
-        random_position,
-        Disproof::default(),
-        threads,
-        count,
-        seed,
-        false,
-    )
+    check_agreement_of(random_position, threads, count, seed, false)
 }
 
 /// The guided root (`solve --guide`) must prove what the plain solve proves: candidates drawn at
@@ -216,7 +201,7 @@ fn check_agreement(threads: usize, count: u32, seed: u64) -> (u32, u32, u32, [u3
 /// from one node (every round stops at the first limit check) to more than most positions need.
 #[test]
 fn guided_solver_agrees_with_exhaustive_search() {
-    summed_agreement(400, 515, true, 80);
+    agreement(400, 515, true, 80);
 }
 
 /// A random guide for `p`: up to four of its legal moves, a repeat of the first and a move from
@@ -243,11 +228,9 @@ fn random_guide(rng: &mut StdRng, p: &Position) -> Guide {
     }
 }
 
-/// [`check_agreement`] on positions drawn by `draw`, with disproof numbers made as `disproof`
-/// says.
+/// [`check_agreement`] on positions drawn by `draw`.
 fn check_agreement_of(
     draw: fn(&mut StdRng, u32) -> Position,
-    disproof: Disproof,
     threads: usize,
     count: u32,
     seed: u64,
@@ -255,7 +238,6 @@ fn check_agreement_of(
 ) -> (u32, u32, u32, [u32; 15]) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut solver = Solver::with_threads(16, threads);
-    solver.set_disproof(disproof);
     let never = AtomicBool::new(false);
     let mut memo = Memo::default();
     let (mut wins_seen, mut losses_seen, mut skipped) = (0, 0, 0);
@@ -451,20 +433,8 @@ fn solve_command_line() {
         text(&out.stdout).lines().last(),
         Some("result: win a1-b1/a1")
     );
-    // Both ways of making disproof numbers prove the same.
-    let out = hippolyta(&[
-        "solve",
-        "--board",
-        "4x4",
-        "--disproof",
-        "sum",
-        "--hash",
-        "8",
-    ]);
-    let stdout = text(&out.stdout);
-    assert!(stdout.contains("summed disproof numbers"), "{stdout}");
-    assert_eq!(stdout.lines().last(), Some("result: loss"));
-    let out = hippolyta(&["solve", "--board", "4x4", "--disproof", "max"]);
+    // The removed `--disproof` switch is refused, not ignored.
+    let out = hippolyta(&["solve", "--board", "4x4", "--disproof", "sum"]);
     assert_eq!(out.status.code(), Some(2));
     let out = hippolyta(&["solve", "--board", "5x5", "--nodes", "3000", "--hash", "8"]);
     assert_eq!(text(&out.stdout).lines().last(), Some("result: unknown"));
@@ -573,11 +543,8 @@ fn wider_agreement_with_exhaustive_search() {
     for seed in 100..106u64 {
         let (wins, losses, _, _) = check_agreement(1, 4000, seed);
         assert!(wins > 800 && losses > 800, "{wins} {losses}");
-        summed_agreement(2000, seed + 1000, false, 400);
-        for (disproof, offset) in [(Disproof::Sum, 2000), (Disproof::default(), 3000)] {
-            let (wins, losses, _, _) =
-                check_agreement_of(walled_position, disproof, 1, 1000, seed + offset, false);
-            assert!(wins > 100 && losses > 100, "{wins} {losses}");
-        }
+        agreement(2000, seed + 1000, true, 400);
+        let (wins, losses, _, _) = check_agreement_of(walled_position, 1, 2000, seed + 3000, false);
+        assert!(wins > 200 && losses > 200, "{wins} {losses}");
     }
 }

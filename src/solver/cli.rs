@@ -8,7 +8,7 @@
 //! `--time`) and one more line reports each try of a candidate (see [`super::guide`]).
 
 use super::guide::{distinct_legal, Attempt, Guide, Outcome, FIRST_BUDGET};
-use super::{oracle, Disproof, FirstMoves, Limits, MoveStatus, ProofCheck, Solver, Verdict};
+use super::{oracle, FirstMoves, Limits, MoveStatus, ProofCheck, Solver, Verdict};
 use crate::matches::interrupt;
 use crate::mv::Move;
 use crate::position::{parse_dims, Position};
@@ -40,10 +40,6 @@ pub struct SolveArgs {
     /// Seconds between progress lines.
     #[arg(long, default_value_t = 10.0)]
     pub progress: f64,
-    /// How disproof numbers are made: `weak` (the largest child's plus the other open children;
-    /// fastest on most positions) or `sum` (measured faster on the 5x5 and 6x4 starts).
-    #[arg(long, value_enum, default_value_t = Disproof::Weak)]
-    pub disproof: Disproof,
     /// After a proof, walk it and check every position of it against its children (the table
     /// only suggests moves), print its size, and exit with status 1 if it does not hold.
     #[arg(long)]
@@ -99,16 +95,11 @@ pub fn run(args: &SolveArgs) -> ExitCode {
     println!("position {} ({})", pos, pos.dims_text());
     let threads = args.threads.clamp(1, 256);
     let mut solver = Solver::with_threads(args.hash, threads);
-    solver.set_disproof(args.disproof);
     println!(
-        "table {} MiB, {} thread{}, {} disproof numbers",
+        "table {} MiB, {} thread{}",
         solver.table_mib(),
         threads,
         if threads == 1 { "" } else { "s" },
-        match args.disproof {
-            Disproof::Weak => "weak",
-            Disproof::Sum => "summed",
-        }
     );
     let limits = Limits {
         nodes: args.nodes.unwrap_or(u64::MAX),

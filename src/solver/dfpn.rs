@@ -3,9 +3,9 @@
 //! Every node holds, for its side to move, a proof number `pn` (how many leaves must still be
 //! settled to prove a win, at least) and a disproof number `dn` (to prove a loss). With children
 //! seen from the other side, `pn = min dn(child)`, and `dn` is the *weak* disproof number of Ueda
-//! et al. (2008): the largest `pn(child)` plus one for each other child not yet settled (or, as
-//! an option, their sum). df-pn walks down to the most proving child with thresholds (Nagai 2002)
-//! instead of returning to the root each time, and keeps results in the transposition table.
+//! et al. (2008): the largest `pn(child)` plus one for each other child not yet settled. df-pn
+//! walks down to the most proving child with thresholds (Nagai 2002) instead of returning to the
+//! root each time, and keeps results in the transposition table.
 //!
 //! A move is searched as two plies of the same side: the queen step, then the arrow (after a step
 //! the same side moves again, so a step's numbers count for its parent unswapped). An expansion
@@ -29,30 +29,26 @@
 //!   only (never a wrong result). Amazons transposes everywhere (two moves in either order), and a
 //!   sum counts a shared subtree once per path to it, so the search kept leaving positions whose
 //!   refutation was nearly done for siblings with fewer paths. The weak disproof number (max plus
-//!   the other open children, [`Disproof::Weak`], the default) counts each child once: 5x4 took
-//!   13.9 k nodes instead of 223 k, 4x5 4.7 M instead of 8.0 M (before [`behind_shift`] brought
-//!   the summed 5x4 to 13.3 k and 4x5 to 7.3 M). It ignores progress inside the children that
-//!   are not the largest, though, and on the 5x5 start, whose root has 130 moves to spread over,
-//!   summing ([`Disproof::Sum`]) is faster: 5.3 M nodes to the proof, where the
-//!   weak rule (with shared pockets, before pockets in the race) had none after 27 M. Symmetric
-//!   children are merged too.
+//!   the other open children) counts each child once: 5x4 took 13.9 k nodes instead of 223 k,
+//!   4x5 4.7 M instead of 8.0 M. Summing was faster on the 5x5 and 6x4 starts until spare moves
+//!   entered the bounds; since then the weak rule is faster on the 5x5, 6x4 and 4x7
+//!   starts (7 s against 30 s, 500 s against 526 s, 162 s against 193 s, `--hash 4096`), and the
+//!   summed rule went (docs/results.md, 2026-12-05). Symmetric children are merged too.
 //!
 //! Keys and moves use the regions ([`super::view`]): a whole-move position is keyed by its mixed
 //! regions and its territory balance alone, and its side tries one fill move in its territories.
 //! New leaves are first settled by the regions' bounds when possible (spare moves included,
 //! [`super::tempo`]); otherwise they get initial
 //! numbers from the two sides' queen mobility (a side with few moves is easy to refute), and a
-//! side ahead in the naive race (see [`Reading::Open`]) gets a disproof number [`ahead_factor`]
+//! side ahead in the naive race (see [`Reading::Open`]) gets a disproof number [`AHEAD_FACTOR`]
 //! times larger (early on, with no territory yet, that is the side to move when the empty squares
-//! are odd in number: it gets the last one if both just fill). With summed disproof numbers, a
-//! side behind in the race gets a proof number doubled per move it trails, and once more late in
-//! the game ([`behind_shift`]).
+//! are odd in number: it gets the last one if both just fill).
 
 use super::symmetry::{Blank, Key, Keys, Symmetries};
 use super::table::{may_be_stored, step_bit, Table};
 use super::tempo::Tempo;
 use super::view::{Reading, View};
-use super::{Disproof, FirstMoves, MoveStatus};
+use super::{FirstMoves, MoveStatus};
 use crate::bitboard::Bitboard;
 use crate::endgame::area::ring_connected;
 use crate::endgame::{Budget, Solver as Endgame};
@@ -73,112 +69,19 @@ const MAX_FINITE: u32 = u32::MAX - 1;
 const CHECK_EVERY: u64 = 1024;
 /// Endgame nodes allowed for finding a perfect territory move.
 const FILL_BUDGET: u64 = 20_000;
-/// How much harder a leaf whose side to move leads the naive race is taken to be to refute.
+/// How much harder a leaf whose side to move leads the naive race is taken to be to refute: its
+/// disproof number is this many times its mobility's.
 ///
-/// With shared pockets and pockets in the race (weak: 1 / 2 / 4 / 8; summed: 8 / 16 / 32 / 64):
-/// weak, 5x4 143.4 k / 26.9 k / 13.9 k / 12.2 k; 4x4 19.0 k / 12.1 k / 10.7 k / 8.5 k; 4x5 9.63 M
-/// / 5.84 M / 4.71 M / 4.83 M; 4x6 `-` / 8.62 M / 4.58 M / 5.01 M; `3B1/BB2B/1W1x1/W3W/3Wx w`
-/// `-` / 1.33 M / 0.20 M / 0.22 M. Summed, the 5x5 start 8.39 M / 6.86 M / 5.02 M / 6.43 M; 5x4
-/// 175 k / 138 k / 223 k / 27.3 k; 4x5 11.7 M / 10.6 M / 8.04 M / 6.28 M (the 5x5 start decides).
-///
-/// Before them, with weak disproof numbers, nodes by factor (1 / 2 / 4 / 8 / 16 / 32 / 64,
-/// `--hash 1024`): 5x4 1.00 M / 0.39 M / 1.26 M / 1.98 M / 2.71 M / 3.28 M / 3.35 M; 4x5 14.3 M
-/// / 13.4 M / 14.3 M / 17.1 M / 16.7 M / 17.4 M / 17.3 M; the 5x5 position after b1-b3/d3 b5-b4/e1
-/// (`3B1/BB2B/1W1x1/W3W/3Wx w`) 4.12 M / 3.43 M / 3.84 M / 4.52 M / 7.40 M / 9.97 M / 10.1 M;
-/// the 5x5 position after b1-d3/b3 159.5 M at 2 and over 297 M at 32.
-///
-/// Before them, summed, nodes by factor (2 / 4 / 8 / 16 / 32): the 5x5 position after
-/// b1-b3/d3 b5-b4/e1 28.5 M / 26.2 M / 20.9 M / 22.9 M / 15.2 M; the 5x5 position after b1-b3/d3
-/// `-` / 210.2 M / 189.5 M / `-` / 163.8 M; 4x6 `-` / 169.8 M / `-` / 179.7 M / 189.9 M; 4x5 `-` /
-/// 28.9 M / 29.7 M / `-` / 27.3 M; 5x4 `-` / 2.19 M / 2.14 M / 2.65 M / 7.04 M. The 5x5 proofs
-/// decided it there.
-///
-/// Tried and left out for the summed rule: ahead as being nearer by king distance to at least as
-/// many empty squares as the other side, instead of the race. It took the 5x5 start from 5.02 M
-/// nodes to 3.78 M (12.1 s to 9.4 s), 5x4 from 223 k to 177 k, 4x6 from 6.49 M to 5.51 M and seven
-/// first moves of 6x4 (each refuted in under 40 s) from 36.7 M to 31.6 M, but 4x5 from 8.04 M to
-/// 10.07 M, `3B1/BB2B/1W1x1/W3W/3Wx w` from 154 k to 178 k, and it did not help where 6x4 is hard:
-/// after 200 M nodes of the 6x4 start 13 first moves were refuted against 12, and the hardest
-/// first move (`1BW1B1/B4B/5W/1W2Wx b`) took 239.1 M nodes against 242.8 M, 12% slower per node
-/// (474.8 s against 422.9 s). Queen distance did much the same at a higher cost (5x5 3.80 M, the
-/// seven 30.5 M); strictly nearer (`>`) was worse (the seven 45.3 M), and so was either measure
-/// together with the race (54.5 M) or beside it (32.7 M); factor 16 / 64 with it took the 5x5
-/// start 5.38 M / 6.55 M. With the weak rule it was worse everywhere (4x5 9.38 M, 4x6 7.39 M).
-///
-/// Also tried: ahead as a logistic fit of the margin and the king-distance territory (fitted on
-/// leaves of the 6x4 search, it predicts their winner far better than the margin alone): 5x5 and
-/// 4x6 took fewer nodes, but 4x5 and the whole 6x4 start more (figures in the README).
-fn ahead_factor(disproof: Disproof) -> u32 {
-    match disproof {
-        Disproof::Weak => 4,
-        Disproof::Sum => 32,
-    }
-}
-
-/// How many times a leaf's proof number doubles when its side to move is not ahead in the naive
-/// race (see [`Reading::Open`]): once per move it trails by (`-margin`), and once more late, when
-/// its mixed regions have at most [`LATE_EMPTY`] empty squares (`mixed_empty`), so that late it
-/// counts the moves it needs to get ahead (`1 - margin`, one for a level race). The further
-/// behind, the harder to prove it wins; and with few squares left there is little room to win
-/// back a tempo, so a level race late is as bad as trailing by one early. Summed rule only, at
-/// most [`BEHIND_CAP`] doublings.
-///
-/// Measured with the summed rule (nodes: flat / graded, one doubling per move trailed / graded
-/// with the late doubling): the 6x4 start (`--disproof sum`, one thread) - / 1,387.3 M (2566 s,
-/// `--hash 16384`) / 909.9 M (2121 s with `--hash 8192`, on a machine running two other solves
-/// on its two cores); seven quick 6x4 refutations (first moves each refuted in under 40 s) 36.7
-/// M / 30.2 M / 25.9 M; the two hardest first moves of 6x4, `1BW1B1/B4B/5W/1W2Wx b` 242.8 M /
-/// 212.9 M / 53.9 M, and `1B2B1/B2W1B/W4W/4Wx b` 297.3 M / 228.1 M / 193.3 M; the 5x5 start 5.02 M
-/// / 4.80 M / 5.27 M; 4x6 6.49 M / 3.46 M / 3.01 M; 5x4 223 k / 13.6 k / 13.3 k; 4x5 8.04 M /
-/// 8.08 M / 7.34 M; 4x4 13.8 k / 13.7 k / 12.4 k; `3B1/BB2B/1W1x1/W3W/3Wx w` 154 k / 151 k /
-/// 82.7 k.
-///
-/// Where the extra doubling applies. Everywhere: the seven 23.1 M, 4x5 7.34 M, 4x6 2.76 M,
-/// `3B1/BB2B/1W1x1/W3W/3Wx w` 99.7 k and the hardest 6x4 first move 52.8 M (110 s, with another
-/// reply, b4-d2/e3), the second hardest 227.6 M, but the 5x5 start 34.4 M (75.8 s, past its
-/// one-minute mark); by two, the seven 24.3 M; half a doubling (times 1.5), the seven 28.4 M, 5x5
-/// 5.23 M. For the root's side to move only: the 6x4 start 965.0 M (2030 s, `--hash 8192`) but
-/// the 5x5 start 20.4 M; for the other side only, the 5x5 start 6.66 M. Only with 13 or more
-/// empty squares on the board: the seven 30.4 M, so the gain is late and the 5x5 start's loss
-/// early. With at most 10 / 12 (this rule) mixed empty squares: the seven 21.9 M / 25.9 M, the
-/// 5x5 start 5.37 M / 5.27 M, 4x6 4.19 M / 3.01 M, `3B1/BB2B/1W1x1/W3W/3Wx w` 141 k / 82.7 k.
-/// Counting every empty square of the board instead (territories too), at most 8 / 9 / 10 / 11 /
-/// 12 / 14: the seven 29.3 M / 31.0 M / 22.9 M / - / 25.9 M / -, the 5x5 start 4.86 M / 4.71 M /
-/// 5.30 M / 5.18 M / 7.32 M / 30.4 M. The seven move by a fifth either way from one threshold to
-/// the next, so 12 was chosen on the small boards and the 6x4 start, not on the seven.
-///
-/// Capped lower (before the late doubling): at most 4 doublings, the seven 30.3 M, the hardest two
-/// 186.8 M and 227.8 M, but the 5x5 start 6.14 M and 4x6 3.89 M; at most 2, the seven 31.2 M, 5x5
-/// 4.64 M. A cap of 16 gave the same counts as 8 (these boards never trail by more). Tried beside
-/// it (at most 4): halving the trailing side's disproof number too, the seven 36.0 M; halving the
-/// leader's proof number per move of lead past the first, 38.1 M; doubling its [`ahead_factor`]
-/// per such move, 31.2 M; `ahead_factor` 16 or 64 instead of 32, 30.3 M or 32.9 M. With the weak
-/// rule, grading took `3B1/BB2B/1W1x1/W3W/3Wx w` from 200 k nodes to 7.77 M.
-///
-/// A second late doubling, at most 8 mixed empty squares, made every small start cheaper (4x5
-/// summed 6.88 M -> 4.61 M nodes, 4x6 3.07 M -> 2.98 M, the 5x5 start 6.94 M -> 6.58 M) but
-/// left the whole 6x4 start with 118 first moves refuted after 1,103 M nodes, where this rule
-/// finishes at 1,011 M (README, ninth round).
-fn behind_shift(disproof: Disproof, margin: i32, mixed_empty: u32) -> u32 {
-    match disproof {
-        Disproof::Weak => 0,
-        Disproof::Sum if margin > 0 => 0,
-        Disproof::Sum => {
-            let late = (mixed_empty <= LATE_EMPTY) as i32;
-            (late - margin).min(BEHIND_CAP) as u32
-        }
-    }
-}
-
-/// See [`behind_shift`].
-const LATE_EMPTY: u32 = 12;
-
-/// See [`behind_shift`].
-const BEHIND_CAP: i32 = 8;
+/// With shared pockets and pockets in the race, by factor 1 / 2 / 4 / 8: 5x4 143.4 k / 26.9 k /
+/// 13.9 k / 12.2 k nodes; 4x4 19.0 k / 12.1 k / 10.7 k / 8.5 k; 4x5 9.63 M / 5.84 M / 4.71 M /
+/// 4.83 M; 4x6 `-` / 8.62 M / 4.58 M / 5.01 M; `3B1/BB2B/1W1x1/W3W/3Wx w` `-` / 1.33 M / 0.20 M /
+/// 0.22 M. Older measurements, and those of the summed disproof rule (which had a factor of 32
+/// and doubled the proof numbers of leaves behind in the race), are in docs/results.md.
+const AHEAD_FACTOR: u32 = 4;
 
 /// A child of an expanded node, with its numbers seen from the parent: `p` is what it offers the
 /// parent's proof number (a minimum over children), `d` what it gives the disproof number (the
-/// largest `d` plus one for each other child with `d > 0`, or the sum; see [`Disproof`]).
+/// largest `d` plus one for each other child with `d > 0`).
 /// After a queen step the same side moves again, so a step's `(p, d)` is its own `(pn, dn)`; after
 /// an arrow the turn passes and they swap.
 ///
@@ -223,8 +126,6 @@ pub(super) struct Shared<'a> {
     pub stop: &'a AtomicBool,
     /// Raised by the thread that settles the root, to stop the others.
     pub done: AtomicBool,
-    /// How disproof numbers are made (the solver's setting).
-    pub disproof: Disproof,
     /// Expanded positions of all threads, added in steps of [`CHECK_EVERY`].
     pub nodes: AtomicU64,
     /// When the solve started.
@@ -233,13 +134,12 @@ pub(super) struct Shared<'a> {
 
 impl<'a> Shared<'a> {
     /// Limits for one search with no node or time limit, stopped only by `stop`.
-    pub fn unlimited(stop: &'a AtomicBool, disproof: Disproof) -> Shared<'a> {
+    pub fn unlimited(stop: &'a AtomicBool) -> Shared<'a> {
         Shared {
             node_limit: u64::MAX,
             deadline: None,
             stop,
             done: AtomicBool::new(false),
-            disproof,
             nodes: AtomicU64::new(0),
             started: Instant::now(),
         }
@@ -453,11 +353,10 @@ impl<'a> Search<'a> {
             Reading::Settled(false) => (INF, 0),
             Reading::Open { margin } => {
                 let (pn, dn) = initial_numbers(pos);
-                let disproof = self.shared.disproof;
                 if margin > 0 {
-                    (pn, dn * ahead_factor(disproof))
+                    (pn, dn * AHEAD_FACTOR)
                 } else {
-                    (pn << behind_shift(disproof, margin, view.mixed_empty), dn)
+                    (pn, dn)
                 }
             }
         }
@@ -527,26 +426,20 @@ impl<'a> Search<'a> {
         }
 
         let side = pos.side_to_move();
-        let weak = self.shared.disproof == Disproof::Weak;
         let (pn, dn) = loop {
-            let (pn, dn, best, p2, others) = numbers(&children, self.salt, weak);
+            let (pn, dn, best, p2, others) = numbers(&children, self.salt);
             if pn >= th_pn || dn >= th_dn || self.aborted {
                 break (pn, dn);
             }
             let c = children[best];
             // The child's p is this node's pn: stay below the second best (widened) and th_pn.
-            // Widening by 1/8, 1/32 or 1/64 instead of 1/16 was no better everywhere (README); on
-            // the whole 6x4 start 1/32 took 1,012.4 M nodes against 1,010.6 M.
+            // Widening by 1/8, 1/32 or 1/64 instead of 1/16 was no better everywhere (see
+            // docs/results.md); on the whole 6x4 start 1/32 took 1,012.4 M nodes against 1,010.6 M.
             let widened = (p2 as u64 + 1).max(p2 as u64 + p2 as u64 / 16);
             let th_p = widened.min(th_pn as u64) as u32;
-            // Keep this node's dn below th_dn. Weak: it is at least the child's d plus the other
-            // open children (`dn < th_dn` makes this exceed `c.d`, so the child has room); summed:
-            // the child's d adds to the others'.
-            let th_d = if weak {
-                th_dn - others
-            } else {
-                (th_dn as u64 - dn as u64 + c.d as u64).min(INF as u64) as u32
-            };
+            // Keep this node's dn below th_dn: it is at least the child's d plus the other open
+            // children (`dn < th_dn` makes this exceed `c.d`, so the child has room).
+            let th_d = th_dn - others;
             let (p, d) = match half {
                 Half::Step => {
                     let (from, to) = (c.mv.from, c.mv.to);
@@ -747,7 +640,7 @@ impl<'a> Search<'a> {
     ///
     /// Tried (with an eighth in [`step_numbers`]): killer moves, the move that last proved a node
     /// at the same ply numbered as cheap (a step's p at most 1, an arrow's p divided by 4 or 16):
-    /// the seven quick 6x4 first moves (see [`behind_shift`]) took 25.8 M or 24.9 M nodes against
+    /// the seven quick 6x4 first moves (summed rule) took 25.8 M or 24.9 M nodes against
     /// 21.4 M without. Only for the replies to the first moves (the last proven reply's step and
     /// arrow, their `p` divided by 2, 4 or 16 and their thresholds multiplied to match): 4x5 took
     /// 7.09 M, 7.74 M or 8.75 M nodes against 7.34 M, 4x6 3.16 M (by 2) against 3.01 M, and the
@@ -818,22 +711,22 @@ impl<'a> Search<'a> {
 }
 
 /// `(pn, dn, index of the child with the least p (ties broken as `salt` says), least p of the
-/// others, open children but one)` of a node from its children: `pn` the least `p`, `dn` with
-/// `weak` the largest `d` plus one for each other child not yet refuted (`d > 0`), else the sum.
+/// others, open children but one)` of a node from its children: `pn` the least `p`, `dn` the
+/// largest `d` plus one for each other child not yet refuted (`d > 0`).
 ///
-/// Tried between the two (the largest `d` plus half, or a quarter, of the others' sum, the
-/// child's threshold widened to match): the seven quick 6x4 first moves (see [`behind_shift`])
-/// took 74.8 M or 187.0 M nodes against 25.9 M summed. The weak rule at nodes with few mixed
-/// empty squares and the sum above them helped 4x5 but cost 4x6 and 5x5 (README).
+/// Tried between this and the sum (the largest `d` plus half, or a quarter, of the others' sum,
+/// the child's threshold widened to match): seven quick 6x4 first moves (each refuted in under
+/// 40 s summed) took 74.8 M or 187.0 M nodes against 25.9 M summed. The weak rule at nodes with
+/// few mixed empty squares and the sum above them helped 4x5 but cost 4x6 and 5x5
+/// (docs/results.md).
 #[inline]
-fn numbers(children: &[Child], salt: u64, weak: bool) -> (u32, u32, usize, u32, u32) {
+fn numbers(children: &[Child], salt: u64) -> (u32, u32, usize, u32, u32) {
     let mut best = 0;
     let mut p1 = INF;
     let mut t1 = u64::MAX;
     let mut p2 = INF;
     let mut max_d = 0;
     let mut open = 0u32;
-    let mut sum: u64 = 0;
     for (i, c) in children.iter().enumerate() {
         // Ties in p go to the child with the smaller d (the easier one to refute), or in helper
         // threads to a salted hash of the child.
@@ -854,17 +747,14 @@ fn numbers(children: &[Child], salt: u64, weak: bool) -> (u32, u32, usize, u32, 
             open += 1;
             max_d = max_d.max(c.d);
         }
-        sum += c.d as u64;
     }
     let pn = p1;
     let others = open.saturating_sub(1);
     // A child with d INF has p 0, which makes pn 0: the dn is only used when all are finite.
     let dn = if pn == 0 {
         INF
-    } else if weak {
-        (max_d as u64 + others as u64).min(MAX_FINITE as u64) as u32
     } else {
-        sum.min(MAX_FINITE as u64) as u32
+        (max_d as u64 + others as u64).min(MAX_FINITE as u64) as u32
     };
     (pn, dn, best, p2, others)
 }
@@ -884,14 +774,14 @@ fn numbers(children: &[Child], salt: u64, weak: bool) -> (u32, u32, usize, u32, 
 /// 8192`, each beside another 6x4 solve on the machine's other core). But the 5x5 start took
 /// 11.0 M nodes (8 plus the empty squares) or 10.9 M (28 minus the moves) against 5.27 M, and
 /// 4x6 4.78 M or 4.24 M against 3.01 M, for 5% on 6x4. Plus 4, 12 or 16 instead of 8: the
-/// seven quick 6x4 first moves (see [`behind_shift`]) 24.3 M, 26.3 M, 26.6 M nodes (21.98 M
+/// seven quick 6x4 first moves (summed rule) 24.3 M, 26.3 M, 26.6 M nodes (21.98 M
 /// with 8, 25.9 M unscaled); 24, 32 or 48 minus the moves, 22.6 M, 24.1 M, 22.3 M, but 4, 8 or
 /// 12 minus the moves, 29.4 M, 58.5 M, 34.6 M.
 ///
 /// Numbers scaled by `2^(c * mixed empty squares)`, so that they follow a position's solving cost
 /// and an expanded node looks cheaper than its fresh siblings: lost starts took fewer nodes (4x5
 /// 4.30 M with `c` = 0.3), won ones far more (4x6 30.5 M, 5x5 over 60 M), and the whole 6x4 start
-/// more (README).
+/// more (docs/results.md).
 ///
 /// Counting the mobility once per node and then, per child, recounting only the amazons on the
 /// four lines through each square the child's move touched (the same numbers) took more
@@ -908,7 +798,7 @@ fn numbers(children: &[Child], salt: u64, weak: bool) -> (u32, u32, usize, u32, 
 /// one square more than the node's position, or than it with the stepping amazon lifted, and a
 /// block only cuts the rays through it) gave the same numbers for 3,218 M to 3,521 M instructions
 /// against 3,779 M, but more time: the plain count's table reads are independent and overlap,
-/// the ray ends' are chains (README, eighth round).
+/// the ray ends' are chains (docs/results.md).
 #[inline]
 fn initial_numbers(pos: &Position) -> (u32, u32) {
     let mobility = |c| -> u32 {
@@ -927,13 +817,13 @@ fn initial_numbers(pos: &Position) -> (u32, u32) {
 /// numbered by [`initial_numbers`] and disproof numbers were summed (the sum of their pn); with
 /// the weak disproof number this is larger than an expansion gives. The proof number, a quarter
 /// of the opponent's mobility, is smaller than the least dn of those leaves would be (the whole
-/// mobility, or [`ahead_factor`] times it), so a step not yet expanded looks cheaper to prove than
+/// mobility, or [`AHEAD_FACTOR`] times it), so a step not yet expanded looks cheaper to prove than
 /// one whose arrows are known. The figures in the module comment are with both.
 ///
 /// Tried with summed disproof numbers (the 6x4 start, `--hash 8192`, two solves on the machine's
 /// two cores): an eighth instead of a quarter took 1472.2 s and 934.7 M nodes (1,311 M leaves)
 /// against 1502.6 s and 909.9 M (1,338 M leaves) for this rule, side by side, so within the noise,
-/// though the seven quick 6x4 first moves (see [`behind_shift`]) took 21.4 M nodes against 25.9 M,
+/// though the seven quick 6x4 first moves (summed rule) took 21.4 M nodes against 25.9 M,
 /// the second hardest first move (`1B2B1/B2W1B/W4W/4Wx b`) 117.4 M against 193.3 M, 4x5 6.17 M
 /// against 7.34 M, and the 5x5 start 9.52 M against 5.27 M and 4x6 6.04 M against 3.01 M. A
 /// sixteenth: the seven 20.9 M, the 5x5 start 12.5 M; a proof number of 1 (every step as cheap):
@@ -945,9 +835,9 @@ fn initial_numbers(pos: &Position) -> (u32, u32) {
 /// seven 53.8 M or 43.2 M.
 ///
 /// Unexpanded steps must look cheap: giving the steps of a node whose side to move is not ahead in
-/// the race the [`ahead_factor`] that its leaves' arrows would mostly get (so that expanding it
+/// the race the [`AHEAD_FACTOR`] that its leaves' arrows would mostly get (so that expanding it
 /// keeps its numbers' scale) took 4x5 from 7.27 M nodes to 12.7 M, 4x6 from 3.00 M to 12.6 M, and
-/// left the 5x5 start unsettled after 120 s (variants in the README, eighth round).
+/// left the 5x5 start unsettled after 120 s (variants in docs/results.md).
 #[inline]
 fn step_numbers(pos: &Position, to: Square) -> (u32, u32) {
     let mobility = |c| -> u32 {
@@ -960,39 +850,4 @@ fn step_numbers(pos: &Position, to: Square) -> (u32, u32) {
     let other = mobility(!pos.side_to_move());
     let arrows = pos.destination_count(to);
     (1 + other / 4, arrows * (1 + me / 4))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn behind_leaves_double_their_proof_numbers_when_summed() {
-        // (margin, mixed empty squares, summed shift): ahead keeps the number, each move behind
-        // doubles it, and late (at most 12 mixed empty squares) one doubling more.
-        for (margin, empty, shift) in [
-            (3, 4, 0),
-            (1, 4, 0),
-            (0, 13, 0),
-            (0, 12, 1),
-            (0, 3, 1),
-            (-1, 20, 1),
-            (-1, 8, 2),
-            (-3, 13, 3),
-            (-3, 10, 4),
-            (-8, 20, 8),
-            (-20, 5, 8),
-        ] {
-            assert_eq!(
-                behind_shift(Disproof::Sum, margin, empty),
-                shift,
-                "margin {margin}, {empty} empty"
-            );
-            assert_eq!(
-                behind_shift(Disproof::Weak, margin, empty),
-                0,
-                "margin {margin}, {empty} empty"
-            );
-        }
-    }
 }

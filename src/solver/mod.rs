@@ -26,26 +26,6 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::{Duration, Instant};
 
-/// How a node's disproof number is made from its children's (`solve --disproof`).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Disproof {
-    /// Weak disproof numbers (the default)
-    ///
-    /// The largest child's plus one for each other open child (Ueda et al.), with a naive-race
-    /// factor of 4: fewer nodes on 4x5 (4.71 M against 7.34 M summed) and 4x4 (10.7 k against
-    /// 12.4 k), about as many on 5x4 (13.9 k against 13.3 k), but more on 4x6 (4.58 M against
-    /// 3.01 M) and far more on the 5x5 start.
-    #[default]
-    Weak,
-    /// Summed disproof numbers
-    ///
-    /// The sum of the children's, with a naive-race factor of 32 and a leaf's proof number
-    /// doubled per move its side trails the race, and once more late: fewer nodes on the 5x5
-    /// start (a proof in 5.27 M, where the weak rule had none after 27 M, measured before
-    /// pockets counted in the race) and on 4x6, and the only rule that proves the 6x4 start.
-    Sum,
-}
-
 /// What the solver proved about the side to move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -199,7 +179,6 @@ pub struct Solver {
     table: table::Table,
     /// One exact endgame solver per thread.
     endgames: Vec<Endgame>,
-    disproof: Disproof,
 }
 
 /// What one thread's search ended with.
@@ -223,14 +202,7 @@ impl Solver {
         Solver {
             table: table::Table::new(hash_mb),
             endgames: (0..threads.max(1)).map(|_| Endgame::new()).collect(),
-            disproof: Disproof::default(),
         }
-    }
-
-    /// Makes later solves make disproof numbers as `disproof` says. Stored results stay valid
-    /// (a proof is a proof), but their numbers steer the search as the old rule set them.
-    pub fn set_disproof(&mut self, disproof: Disproof) {
-        self.disproof = disproof;
     }
 
     /// The table's size in MiB.
@@ -281,7 +253,6 @@ impl Solver {
             deadline: limits.time.map(|t| started + t),
             stop,
             done: AtomicBool::new(false),
-            disproof: self.disproof,
             nodes: AtomicU64::new(0),
             started,
         };
@@ -366,7 +337,7 @@ impl Solver {
     /// children and searching again where the table lost a part (see [`ProofCheck`]). Stops
     /// early when `stop` is raised.
     pub fn check_proof(&mut self, pos: &Position, win: bool, stop: &AtomicBool) -> ProofCheck {
-        let shared = dfpn::Shared::unlimited(stop, self.disproof);
+        let shared = dfpn::Shared::unlimited(stop);
         let endgame = &mut self.endgames[0];
         let mut search =
             dfpn::Search::new(pos, &self.table, endgame, &shared, 0, Duration::MAX, None);

@@ -17,8 +17,8 @@
 //! could also be taken up to translation and the eight symmetries of the square grid (queen lines
 //! survive all of them), or each mixed region apart (a sum of games does not care how its terms
 //! lie). Measured first: of the 3,787,621 distinct abstracted positions the search for
-//! `1Bx1B1/B4B/2W2W/1W2W1 b` expands (`--hash 512 --disproof sum`), 3,787,285 remain distinct up
-//! to translation and those symmetries, and 3,736,888 as sets of regions (1,227,853 / 1,227,769 /
+//! `1Bx1B1/B4B/2W2W/1W2W1 b` expands (`--hash 512`, summed disproof numbers), 3,787,285 remain
+//! distinct up to translation and those symmetries, and 3,736,888 as sets of regions (1,227,853 / 1,227,769 /
 //! 1,219,975 on `1B2B1/B4B/W4W/Wx2W1 b`). Too few merges to pay for such keys, which cannot be
 //! updated by XOR.
 //!

@@ -21,7 +21,7 @@
 //! entry, which has none) would skip 88% of their probes, most of which miss, but it would also
 //! lose the 27% of their hits that come by transposition from other half-way nodes. It raised
 //! the rate (the 5x5 start 726 k against about 480 k nodes/s) and the nodes more (7.34 M against
-//! 5.27 M), and the whole 6x4 start fell behind (README, eighth round).
+//! 5.27 M), and the whole 6x4 start fell behind (docs/results.md).
 //!
 //! A key is two independent hashes of the position (see [`Key`]): the low bits of the 64-bit
 //! first choose the bucket, and the entry keeps a 40-bit check, the 32-bit second hash and 8 bits
@@ -37,10 +37,10 @@
 //! 2,462,134,464 probes) met one false match, and it read a proven or disproven entry: one step
 //! of that proof was not proven. The 40 bits came from the step filter (24 bits to 16), which
 //! moved the node counts: 4x5 summed 7.27 M to 6.88 M, 4x6 3.00 M to 3.07 M, the 6x4 start
-//! 996.8 M to 1,010.6 M, the 5x5 start 5.27 M to 6.94 M (README, ninth round). For a while after
+//! 996.8 M to 1,010.6 M, the 5x5 start 5.27 M to 6.94 M (docs/results.md). For a while after
 //! that the check was a mix of the first hash, which no check can tell apart from an equal first
 //! hash of another position (some one chance in ten per 6x4 proof); the second hash left every
-//! node count as it was (README, tenth round).
+//! node count as it was (docs/results.md).
 
 use super::symmetry::Key;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

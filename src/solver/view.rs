@@ -29,15 +29,14 @@
 //! plain depth-first search over the mixed part alone (territory moves as passes in `x`, regions
 //! it cuts off valued by the endgame solver) that keeps bounds on the part's threshold in a small
 //! table of its own. It agreed with exhaustive search on 2,193 random positions, and it cut the
-//! proof-number search's nodes on the seven quick 6x4 first moves (see `behind_shift` in
-//! `super::dfpn`) from 25.9 M to 15.6 M (`K` = 6) and 11.2 M (`K` = 7), but took 79.4 s and
-//! 80.6 s against 65.2 s: with no proof numbers to steer it, the local search looks at many more
-//! positions than df-pn needs for the same answer (on 4x5 with `K` = 8, 30.7 k nodes of df-pn
-//! but 89 M to 118 M of local search, 31 s to 54 s against 7.9 s). Solving such a position only
-//! when df-pn first expands it did no better (the README's fifth round of experiments). Tried
-//! again in the nineteenth round with bounds on both thresholds kept per mixed part (the
-//! territories as passes): settling the leaves with at most 6 mixed empty squares this way halved
-//! df-pn's nodes on the whole 6x4 start (481 M against 1,011 M), but the local search expanded
+//! proof-number search's nodes on seven quick 6x4 first moves (each refuted in under 40 s with
+//! the summed disproof rule, since removed) from 25.9 M to 15.6 M (`K` = 6) and 11.2 M
+//! (`K` = 7), but took 79.4 s and 80.6 s against 65.2 s: with no proof numbers to steer it, the
+//! local search looks at many more positions than df-pn needs for the same answer (on 4x5 with
+//! `K` = 8, 30.7 k nodes of df-pn but 89 M to 118 M of local search, 31 s to 54 s against 7.9 s). Solving such a position only
+//! when df-pn first expands it did no better (docs/results.md). Tried again later with bounds
+//! on both thresholds kept per mixed part (the territories as passes): settling the leaves with
+//! at most 6 mixed empty squares this way halved df-pn's nodes on the whole 6x4 start (481 M against 1,011 M), but the local search expanded
 //! 1.7 G positions of its own, each about as costly as a df-pn node, so the solve took longer.
 //!
 //! Spare moves (see [`super::tempo`]) sharpen the bounds by a tempo or two: a side that can burn a
@@ -205,8 +204,8 @@ impl View {
     /// When they leave it open, the reading gives the side to move's lead in the naive race
     /// with the pockets' squares counted as its own (see [`Reading::Open`]): against the race
     /// without them, 4x5 took 5.84 M nodes instead of 8.87 M, the 5x5 start (summed) 5.02 M
-    /// instead of 5.64 M and 5x4 (summed) 0.22 M instead of 0.78 M; with the weak rule it wanted
-    /// a larger factor (see `ahead_factor` in `super::dfpn`).
+    /// instead of 5.64 M and 5x4 (summed, a rule since removed) 0.22 M instead of 0.78 M; with
+    /// the weak rule it wanted a larger factor (see `AHEAD_FACTOR` in `super::dfpn`).
     ///
     /// `self` is `pos`'s view without pockets.
     pub fn settle(&self, pos: &Position, endgame: &mut Endgame) -> Reading {

@@ -316,7 +316,7 @@ mod tests {
     use super::super::{Search, Shared, INF};
     use crate::endgame::Solver as Endgame;
     use crate::position::Position;
-    use crate::solver::{Disproof, Limits, Solver, Verdict};
+    use crate::solver::{Limits, Solver, Verdict};
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
@@ -359,7 +359,7 @@ mod tests {
     /// Stores `(pn, dn)` for whole-move position `at` in `solver`'s table, as the search keys it.
     fn overwrite(solver: &Solver, at: &Position, pn: u32, dn: u32) {
         let never = AtomicBool::new(false);
-        let shared = Shared::unlimited(&never, Disproof::Weak);
+        let shared = Shared::unlimited(&never);
         let mut endgame = Endgame::new();
         let mut search = Search::new(
             at,
