@@ -235,7 +235,9 @@ fn shown_sessions_are_replayed_transcripts() {
     let mut shown = 0;
     for page in pages() {
         for (name_, line, body) in marked_blocks(&read(&page), "transcript:") {
-            let file = root().join("tests/transcripts").join(format!("{name_}.txt"));
+            let file = root()
+                .join("tests/transcripts")
+                .join(format!("{name_}.txt"));
             let want = fs::read_to_string(&file).unwrap_or_else(|e| {
                 panic!(
                     "{}:{line} shows transcript {name_}, but {}: {e}",
@@ -291,9 +293,10 @@ fn pipe(lines: Vec<String>, stage: &[String], at: &str) -> Vec<String> {
             lines[lines.len().saturating_sub(n)..].to_vec()
         }
         Some("head") => lines.into_iter().take(count()).collect(),
-        Some("grep") if stage.len() == 2 => {
-            lines.into_iter().filter(|l| l.contains(&stage[1])).collect()
-        }
+        Some("grep") if stage.len() == 2 => lines
+            .into_iter()
+            .filter(|l| l.contains(&stage[1]))
+            .collect(),
         _ => panic!("{at}: only `| tail -N`, `| head -N` and `| grep WORD` are understood"),
     }
 }
@@ -305,10 +308,9 @@ fn run_example(command: &str, dir: &Path, at: &str) -> Vec<String> {
     let argv = stages.next().unwrap();
     assert_eq!(argv[0], "hippolyta", "{at}: examples run hippolyta");
     let bin = Path::new(env!("CARGO_BIN_EXE_hippolyta"));
-    let path = std::env::join_paths(
-        std::iter::once(bin.parent().unwrap().to_path_buf())
-            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
-    )
+    let path = std::env::join_paths(std::iter::once(bin.parent().unwrap().to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
     .unwrap();
     let out = Command::new(bin)
         .args(&argv[1..])

@@ -405,6 +405,34 @@ fn named_start_by_exhaustive_search() {
 #[path = "cli_support/mod.rs"]
 mod cli_support;
 
+/// The table starts at 16 MiB and takes its whole `--hash` only when three quarters full: a
+/// small proof reports a small table, a larger one grows it, solves again with the whole table
+/// and still checks.
+#[test]
+fn solve_table_grows_as_the_proof_needs() {
+    use cli_support::{hippolyta, text};
+    let memory = |stdout: &str| -> f64 {
+        let summary = stdout.lines().find(|l| l.starts_with("summary: ")).unwrap();
+        let tail = summary.rsplit("table memory ").next().unwrap();
+        tail.trim_end_matches(" MiB").parse().unwrap()
+    };
+    let out = hippolyta(&["solve", "--position", "4/W2B/W1B1/4 w"]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("table 1024 MiB (from 16 MiB, grown when three quarters full)"));
+    assert!(!stdout.contains("table grown"), "{stdout}");
+    assert!(memory(&stdout) <= 16.0, "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("result: loss"));
+    let out = hippolyta(&["solve", "--board", "4x5", "--hash", "64", "--verify"]);
+    let grown = text(&out.stdout);
+    assert!(
+        grown.contains("\ntable grown: 16 MiB three quarters full after "),
+        "{grown}"
+    );
+    assert!(grown.contains("\nproof: verified, "), "{grown}");
+    assert!(memory(&grown) > 16.0, "{grown}");
+    assert_eq!(grown.lines().last(), Some("result: loss"));
+}
+
 /// `hippolyta solve` from the command line: the summary, the last line, threads and bad input.
 #[test]
 fn solve_command_line() {

@@ -96,8 +96,16 @@ pub fn run(args: &SolveArgs) -> ExitCode {
     let threads = args.threads.clamp(1, 256);
     let mut solver = Solver::with_threads(args.hash, threads);
     println!(
-        "table {} MiB, {} thread{}",
+        "table {} MiB{}, {} thread{}",
         solver.table_mib(),
+        if solver.table_start_mib() < solver.table_mib() {
+            format!(
+                " (from {} MiB, grown when three quarters full)",
+                solver.table_start_mib()
+            )
+        } else {
+            String::new()
+        },
         threads,
         if threads == 1 { "" } else { "s" },
     );
@@ -152,9 +160,12 @@ pub fn run(args: &SolveArgs) -> ExitCode {
     if report.stopped && report.verdict == Verdict::Unknown {
         println!("stopped before a proof (limit reached or interrupted)");
     }
+    if let Some((mib, nodes)) = report.grown {
+        println!("table grown: {mib} MiB three quarters full after {nodes} nodes, solved again with the whole table");
+    }
     let s = report.stats;
     println!(
-        "summary: {} in {:.2}s, {} nodes ({} leaves), {:.0} nodes/s, table {:.1}%, proven {} disproven {}",
+        "summary: {} in {:.2}s, {} nodes ({} leaves), {:.0} nodes/s, table {:.1}%, proven {} disproven {}, table memory {:.1} MiB",
         report.verdict,
         s.elapsed.as_secs_f64(),
         s.nodes,
@@ -162,7 +173,8 @@ pub fn run(args: &SolveArgs) -> ExitCode {
         s.rate(),
         s.table_usage * 100.0,
         s.proven,
-        s.disproven
+        s.disproven,
+        solver.table_resident_mib()
     );
     let first = FirstMoves::of(&report.moves);
     println!(

@@ -126,6 +126,9 @@ pub(super) struct Shared<'a> {
     pub stop: &'a AtomicBool,
     /// Raised by the thread that settles the root, to stop the others.
     pub done: AtomicBool,
+    /// Whether to stop when the table asks to grow ([`Table::wants_growth`]); the caller then
+    /// grows it and solves again.
+    pub may_grow: bool,
     /// Expanded positions of all threads, added in steps of [`CHECK_EVERY`].
     pub nodes: AtomicU64,
     /// When the solve started.
@@ -140,6 +143,7 @@ impl<'a> Shared<'a> {
             deadline: None,
             stop,
             done: AtomicBool::new(false),
+            may_grow: false,
             nodes: AtomicU64::new(0),
             started: Instant::now(),
         }
@@ -284,7 +288,7 @@ impl<'a> Search<'a> {
 
     fn check_limits(&mut self) {
         let total = self.shared.nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
-        if self.shared.halted() {
+        if self.shared.halted() || (self.shared.may_grow && self.table.wants_growth()) {
             self.aborted = true;
         }
         if self.report.is_none() {

@@ -16,6 +16,7 @@ mod symmetry;
 mod table;
 mod tempo;
 mod view;
+mod zeroed;
 
 pub use dfpn::ProofCheck;
 
@@ -23,7 +24,7 @@ use crate::endgame::Solver as Endgame;
 use crate::mv::Move;
 use crate::position::Position;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// What the solver proved about the side to move.
@@ -172,6 +173,9 @@ pub struct SolveReport {
     pub moves: Vec<(Move, MoveStatus)>,
     /// Whether the solve was stopped by its limits or the stop flag.
     pub stopped: bool,
+    /// If the table grew: its size before (MiB) and the nodes searched with it, which the
+    /// counters above do not include (they are the search with the whole table).
+    pub grown: Option<(usize, u64)>,
 }
 
 /// The solver: keeps its transposition table (and the endgame solvers') between solves.
@@ -205,9 +209,20 @@ impl Solver {
         }
     }
 
-    /// The table's size in MiB.
+    /// The table's size in MiB: what it may grow to.
     pub fn table_mib(&self) -> usize {
+        self.table.max_mib()
+    }
+
+    /// The size a table starts at, MiB (less than [`Solver::table_mib`] when it may grow).
+    pub fn table_start_mib(&self) -> usize {
         self.table.mib()
+    }
+
+    /// MiB of the table held in memory: what the solves since it was made (or cleared) touched,
+    /// never more than [`Solver::table_mib`].
+    pub fn table_resident_mib(&self) -> f64 {
+        self.table.resident_mib()
     }
 
     /// Threads a solve uses.
@@ -232,6 +247,9 @@ impl Solver {
     /// With several threads every thread searches the root with the same table, each breaking
     /// ties between equally promising children its own way; results one thread stores are found
     /// by the others, and the first to settle the root stops them all.
+    ///
+    /// The table starts small and, once three quarters full, grows to its whole size: the solve then starts
+    /// again with the empty whole table (see [`SolveReport::grown`]).
     pub fn solve(
         &mut self,
         pos: &Position,
@@ -246,13 +264,46 @@ impl Solver {
                 stats: Progress::default(),
                 moves: Vec::new(),
                 stopped: false,
+                grown: None,
             };
         }
+        let deadline = limits.time.map(|t| started + t);
+        let mut report =
+            self.solve_once(pos, limits.nodes, deadline, started, limits, stop, progress);
+        if report.verdict == Verdict::Unknown
+            && self.table.wants_growth()
+            && !stop.load(Ordering::Relaxed)
+            && deadline.is_none_or(|d| Instant::now() < d)
+            && report.stats.nodes < limits.nodes
+        {
+            let grown = (self.table.mib(), report.stats.nodes);
+            self.table.grow();
+            let nodes = limits.nodes - report.stats.nodes;
+            report = self.solve_once(pos, nodes, deadline, started, limits, stop, progress);
+            report.grown = Some(grown);
+        }
+        report
+    }
+
+    /// One solve with the table as it is, stopped by `node_limit`, `deadline`, `stop`, or by
+    /// the table's asking to grow.
+    #[allow(clippy::too_many_arguments)]
+    fn solve_once(
+        &mut self,
+        pos: &Position,
+        node_limit: u64,
+        deadline: Option<Instant>,
+        started: Instant,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SolveReport {
         let shared = dfpn::Shared {
-            node_limit: limits.nodes,
-            deadline: limits.time.map(|t| started + t),
+            node_limit,
+            deadline,
             stop,
             done: AtomicBool::new(false),
+            may_grow: true,
             nodes: AtomicU64::new(0),
             started,
         };
@@ -329,6 +380,7 @@ impl Solver {
             stats: progress_of(&counters, elapsed, self.table.usage()),
             moves,
             stopped: verdict == Verdict::Unknown && results.iter().any(|r| r.aborted),
+            grown: None,
         }
     }
 

@@ -43,6 +43,7 @@
 //! node count as it was (docs/results.md).
 
 use super::symmetry::Key;
+use super::zeroed::{Zeroable, Zeroed};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// One stored result: `data` is `pn << 32 | dn`, and `tag` is
@@ -163,41 +164,74 @@ const WAYS: usize = 4;
 #[repr(C, align(64))]
 struct Bucket([Entry; WAYS]);
 
+// SAFETY: a bucket is four entries of two `AtomicU64`s; all zero is four empty slots (check 0).
+unsafe impl Zeroable for Bucket {}
+
 /// Proof and disproof numbers by key, shared by the threads of a solve. Entries are atomics read
 /// and written with relaxed ordering: an entry is a cache of numbers, any of which (old or new) is
 /// valid for its position, so no ordering between entries is needed.
 pub(super) struct Table {
-    buckets: Vec<Bucket>,
+    /// Zero at first and backed by memory only where touched (see [`super::zeroed`]).
+    buckets: Zeroed<Bucket>,
     /// `buckets.len() - 1` when that is a power of two (a key's low bits pick its bucket), else
     /// `None` (the bucket is scaled from the key's low 32 bits, see [`Table::bucket`]).
     mask: Option<usize>,
     /// Slots ever filled (approximate under concurrent stores to one empty slot).
     used: AtomicUsize,
+    /// The size it may grow to, MiB (`--hash`).
+    max_mib: usize,
 }
 
+/// The size a table starts at, MiB, when allowed more (see [`Table::wants_growth`]).
+const START_MIB: usize = 16;
+
 impl Table {
-    /// A table of `mb` MiB (at least 1). Any size is used whole: rounding the bucket count down
-    /// to a power of two, as before, left a `--hash 6144` table at 4 GiB.
+    /// A table of up to `mb` MiB (at least 1), [`START_MIB`] at first if `mb` is larger. Any
+    /// size is used whole: rounding the bucket count down to a power of two, as before, left a
+    /// `--hash 6144` table at 4 GiB.
     pub fn new(mb: usize) -> Table {
-        let bytes = mb.max(1) << 20;
+        let max_mib = mb.max(1);
+        Table::sized(max_mib.min(START_MIB), max_mib)
+    }
+
+    fn sized(mb: usize, max_mib: usize) -> Table {
+        let bytes = mb << 20;
         let mut buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
         if buckets > 1 << 32 {
             // Beyond what 32 bits of the key can scale to (256 GiB).
             buckets = 1 << 32;
         }
         Table {
-            buckets: huge_page_vec(buckets),
+            buckets: Zeroed::new(buckets),
             mask: buckets.is_power_of_two().then(|| buckets - 1),
             used: AtomicUsize::new(0),
+            max_mib,
         }
     }
 
-    /// Forgets everything.
+    /// Whether the table is three quarters full while it may still grow: the solve then stops, and goes
+    /// again with the whole table ([`Table::grow`]). A search with a table that started at its
+    /// full size searches as it did, so a proof needing more than the start costs the search
+    /// until the start was three quarters full (a few seconds at most) and then the same nodes as before,
+    /// and a small proof takes [`START_MIB`] at most, not the whole `--hash`.
+    pub fn wants_growth(&self) -> bool {
+        self.mib() < self.max_mib
+            && self.used.load(Ordering::Relaxed) * 4 >= self.buckets.len() * WAYS * 3
+    }
+
+    /// Makes the table its whole size, empty.
+    pub fn grow(&mut self) {
+        *self = Table::sized(self.max_mib, self.max_mib);
+    }
+
+    /// Forgets everything, and hands the memory back: the table starts small again.
     pub fn clear(&mut self) {
-        for b in &mut self.buckets {
-            *b = Bucket::default();
-        }
-        *self.used.get_mut() = 0;
+        *self = Table::new(self.max_mib);
+    }
+
+    /// MiB of the table held in memory: the pages stores have touched.
+    pub fn resident_mib(&self) -> f64 {
+        self.buckets.resident_bytes() as f64 / (1 << 20) as f64
     }
 
     /// Fraction of the slots in use.
@@ -215,7 +249,12 @@ impl Table {
         }
     }
 
-    /// The table's size in MiB.
+    /// The size the table may grow to, MiB.
+    pub fn max_mib(&self) -> usize {
+        self.max_mib
+    }
+
+    /// The table's size now, MiB.
     pub fn mib(&self) -> usize {
         (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
@@ -305,33 +344,6 @@ impl Table {
             dn,
         });
     }
-}
-
-/// `n` empty buckets, on 2 MiB pages where Linux grants them: a probe of a large table with 4 KiB
-/// pages misses the TLB almost every time, and the page walk stalled the solver more than the
-/// cache miss itself. The memory is reserved, advised, and only then written.
-fn huge_page_vec(n: usize) -> Vec<Bucket> {
-    let mut v: Vec<Bucket> = Vec::with_capacity(n);
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        const MADV_HUGEPAGE: i32 = 14;
-        extern "C" {
-            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-        }
-        let start = v.as_mut_ptr() as usize;
-        let end = start + n * std::mem::size_of::<Bucket>();
-        let aligned = start.next_multiple_of(HUGE);
-        if end >= aligned + HUGE {
-            let len = (end - aligned) / HUGE * HUGE;
-            // SAFETY: the range lies inside `v`'s allocation, which this function owns; the advice
-            // only changes how the kernel backs the pages and fails harmlessly (ignored) where
-            // transparent huge pages are unavailable.
-            unsafe { madvise(aligned as *mut std::ffi::c_void, len, MADV_HUGEPAGE) };
-        }
-    }
-    v.resize_with(n, Bucket::default);
-    v
 }
 
 #[cfg(test)]
