@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One generation of the learning loop: self-play -> train -> gating match against a baseline.
-# The defaults are the numbers of the first generation in the README section "Training".
+# The defaults are the numbers of the first generation in docs/training.md.
 # Usage: BASE=/path/to/baseline/hippolyta [GAMES=200] [SHARDS=2] [PLAYOUTS=3000] [START=builtin]
 #        [MATCH_GAMES=400] [ST=0.25] scripts/learn_loop.sh [run directory]
 # The baseline of issue 9 is main at 9d483dc (Bench: 1051717):
@@ -17,7 +17,7 @@ start=${START:-builtin}
 mkdir -p "$run"
 cargo build --release --quiet
 cp target/release/hippolyta "$run/generator"
-# Self-play: one process per shard (on a cluster, one array task each; see the README).
+# Self-play: one process per shard (on a cluster, one array task each; see docs/training.md).
 for ((i = 0; i < shards; i++)); do
     nice -n 10 "$run/generator" selfplay --out "$run/selfplay-$i.jsonl" --games "$games" \
         --playouts "${PLAYOUTS:-3000}" --random-plies 4 --temperature-plies 8 --seed 1 \

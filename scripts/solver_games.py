@@ -11,7 +11,7 @@ position during `genmove`, and `genmove COLOR: MOVE ply P ...` for every move. T
 - the ply of the first proof (either side);
 - whether every proven win was won, whether every proven loss was lost, and how many moves of a
   side with a proven win (before the decided ply) were played without a proof.
-Prints one line per game and the totals; the README's "The solver in play" quotes them.
+Prints one line per game and the totals; docs/solver.md's "The solver in play" quotes them.
 
 Usage: scripts/solver_games.py [--games 20] [--st 0.25] [--out DIR] [--binary PATH]
        [--engine-args '--solver-empty 40']

@@ -8,7 +8,7 @@ still holding amazons of both sides) have at most --max-empty empty squares, sam
 `hippolyta solve --position POS --time T --hash MB` (one thread, nothing cached). Prints, per
 bucket, how many were proven within T and the median and 90th percentile time (">T" when more
 than that share ran out of time). This is the measurement behind the engine's `solver_empty`
-default (README, "The solver in play").
+default (docs/solver.md, "The solver in play").
 
 Usage: scripts/solver_threshold.py SGF_DIR [--time 3] [--per-bucket 8] [--bucket 5]
        [--max-empty 50] [--hash 64] [--seed 1] [--binary target/release/hippolyta]

@@ -31,15 +31,15 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
-    /// Play a match between two engines (see the README section "Matches").
+    /// Play a match between two engines (see docs/matches.md).
     Match(Box<hippolyta::matches::MatchArgs>),
     /// Time the exact endgame solver on random one-side regions of 10, 15, 20 and 25 squares.
     EndgameBench(hippolyta::endgame::bench::BenchArgs),
-    /// Play Hippolyta against itself and write training data (see the README section "Training").
+    /// Play Hippolyta against itself and write training data (see docs/training.md).
     Selfplay(Box<hippolyta::learn::selfplay::SelfplayArgs>),
     /// Fit the evaluation weights to self-play data and write the weights file.
     Train(Box<hippolyta::learn::train::TrainArgs>),
-    /// Serve a board in the browser: play, watch and analyse (see the README section "GUI").
+    /// Serve a board in the browser: play, watch and analyse (see docs/gui.md).
     Gui(Box<hippolyta::gui::GuiArgs>),
     /// Prove who wins a position (small boards, late middle games) by proof-number search.
     Solve(hippolyta::solver::cli::SolveArgs),

@@ -8,7 +8,7 @@ use crate::proof_player::{memory_split, overhead_mb, ProofPlayer};
 use crate::random_player::RandomPlayer;
 
 /// The default of `solver_empty`: the solver is tried once the regions still fought over have at
-/// most this many empty squares (measured: README, "The solver in play").
+/// most this many empty squares (measured: docs/solver.md, "The solver in play").
 pub const DEFAULT_SOLVER_EMPTY: u32 = 35;
 
 /// Resources a player may be built with.

@@ -362,7 +362,7 @@ pub const UNTIMED_HARD: Duration = Duration::from_secs(5);
 /// joining search threads), taken off every move.
 pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(50);
 /// Least latency assumed per move, beyond the move overhead, for a controller that reports whole
-/// seconds (a GUI) until its reports show more. Chosen from games in Quarry (see README, "Time").
+/// seconds (a GUI) until its reports show more. Chosen from games in Quarry (see docs/time.md).
 pub const DEFAULT_COARSE_LAG: Duration = Duration::from_millis(50);
 
 /// The hard limit may be this many times the soft one, when the clock allows.

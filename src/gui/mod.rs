@@ -32,7 +32,7 @@ pub struct GuiArgs {
     #[arg(long, default_value_t = DEFAULT_PORT)]
     pub port: u16,
     /// Address to listen on. The default serves this machine only; any other address lets
-    /// everyone who can reach it drive the engine (see the README).
+    /// everyone who can reach it drive the engine (see docs/gui.md).
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
     /// Also open the page in the default browser.

@@ -34,7 +34,7 @@ pub enum WeightsChoice {
 }
 
 /// The weights the engine, `bench` and `selfplay` use unless told otherwise: the learned ones,
-/// which beat the hand-set ones in the gating match (README, "Training").
+/// which beat the hand-set ones in the gating match (docs/training.md).
 pub const DEFAULT_WEIGHTS: WeightsChoice = WeightsChoice::Learned;
 
 impl WeightsChoice {
@@ -50,7 +50,7 @@ impl WeightsChoice {
 /// Options of `hippolyta selfplay`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SelfplayArgs {
-    /// Write the positions (JSON lines, see the README section "Training") to this file.
+    /// Write the positions (JSON lines, see docs/training.md) to this file.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Games to play (in this shard).

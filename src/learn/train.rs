@@ -5,7 +5,7 @@
 //! scales and tempo) are fitted with a logistic loss to a blend of the game result and the search
 //! value, by Gauss-Newton steps. `kappa`, `phase_norm` and `mobility_threshold` enter the terms
 //! themselves and are kept. The move ordering is not fitted: a fitted move prior lost its gating
-//! matches (README, "Training").
+//! matches (docs/training.md).
 //!
 //! Games, not positions, are split into training and held-out sets, by a hash of the game number
 //! and the seed. Every sum runs in file order in `f64` on one thread, so the same files and seed
@@ -273,7 +273,7 @@ impl TrainReport {
     pub fn lines(&self, args: &TrainArgs) -> Vec<String> {
         let e = &self.eval;
         vec![
-            "Fitted weights, written by `hippolyta train` (see the README section \"Training\").".into(),
+            "Fitted weights, written by `hippolyta train` (see docs/training.md).".into(),
             format!(
                 "data: {} positions from {} games; seed {}, held out {}, result weight {}, start {:?}",
                 self.positions, self.games, args.seed, args.holdout, args.result_weight, args.start
