@@ -195,7 +195,7 @@ pub struct Engine {
     /// Consecutive own moves, per side, whose win-rate estimate was below the resign threshold.
     hopeless: [u32; 2],
     /// The whole-position solver, built on first use (its table is kept between solves).
-    solver: Option<Box<crate::solver::Solver>>,
+    solver: Option<Box<crate::solver::ProofSolver>>,
     /// Picks the fallback move when a player returns an illegal one: seeded from the `seed`
     /// setting (so a seeded engine stays reproducible even then), from entropy without one.
     rng: SmallRng,
@@ -650,16 +650,16 @@ impl Engine {
         let mb = own_solver_mb(self.settings.memory_mb);
         let solver = self
             .solver
-            .get_or_insert_with(|| Box::new(crate::solver::Solver::new(mb)));
+            .get_or_insert_with(|| Box::new(crate::solver::ProofSolver::new(mb)));
         solver.set_threads(self.settings.threads);
         solver
             .solve(self.game.position(), &limits, stop, &mut |_| {})
             .verdict
     }
 
-    /// Every region of the position with its owner and moves left (see `endgame::Solver::report`).
+    /// Every region of the position with its owner and moves left (see `endgame::FillSolver::report`).
     pub fn regions(&self) -> Vec<RegionReport> {
-        endgame::Solver::new().report(self.position(), endgame::Budget::default())
+        endgame::FillSolver::new().report(self.position(), endgame::Budget::default())
     }
 }
 

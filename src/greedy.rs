@@ -1,7 +1,7 @@
 //! The greedy player: the move with the best static evaluation one ply ahead, and the perfect
 //! fill-in once the position is decided.
 
-use crate::endgame::{is_decided, Budget, Solver};
+use crate::endgame::{is_decided, Budget, FillSolver};
 use crate::eval::{evaluate, EvalParams};
 use crate::game::Game;
 use crate::mv::Move;
@@ -22,7 +22,7 @@ const REPORTED_MOVES: usize = 10;
 pub struct GreedyPlayer {
     params: EvalParams,
     rng: SmallRng,
-    solver: Solver,
+    solver: FillSolver,
 }
 
 impl GreedyPlayer {
@@ -34,7 +34,7 @@ impl GreedyPlayer {
                 Some(s) => SmallRng::seed_from_u64(s),
                 None => SmallRng::from_entropy(),
             },
-            solver: Solver::with_table_bits(15),
+            solver: FillSolver::with_table_bits(15),
         }
     }
 }

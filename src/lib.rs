@@ -24,6 +24,7 @@ pub mod perft;
 pub mod player;
 pub mod player_kind;
 pub mod position;
+pub mod proof;
 pub mod proof_player;
 pub mod protocol;
 pub mod random_player;

@@ -11,7 +11,7 @@
 use crate::game::Game;
 use crate::mv::Move;
 use crate::position::Position;
-use crate::solver::{self, Verdict};
+use crate::proof::{self, Verdict};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -92,7 +92,7 @@ pub trait Player: Send {
     fn solve(
         &mut self,
         _pos: &Position,
-        _limits: &solver::Limits,
+        _limits: &proof::Limits,
         _stop: &AtomicBool,
     ) -> Option<Verdict> {
         None

@@ -20,7 +20,7 @@ use crate::mv::Move;
 use crate::player::{Decision, Limits, MoveStats, Player, SearchReport};
 use crate::position::Position;
 use crate::regions::{RegionKind, Regions};
-use crate::solver::{self, MoveStatus, SolveReport, Solver, Verdict};
+use crate::solver::{self, MoveStatus, ProofSolver, SolveReport, Verdict};
 use crossbeam::channel::{unbounded, Receiver, RecvTimeoutError, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -115,9 +115,9 @@ enum Found {
 /// The solvers and what they need, owned by whichever thread runs them.
 struct Prover {
     /// The main solver; its table is kept between the moves of a game.
-    solver: Solver,
+    solver: ProofSolver,
     /// Re-proves refutations from scratch to measure them (see `most_resistant`).
-    probe: Solver,
+    probe: ProofSolver,
     /// Whether `solver` holds results since it was last cleared.
     dirty: bool,
     eval: EvalParams,
@@ -139,8 +139,8 @@ impl Prover {
     /// A prover whose main table has `table_mb` MiB.
     fn new(table_mb: usize, eval: EvalParams) -> Box<Prover> {
         Box::new(Prover {
-            solver: Solver::new(table_mb),
-            probe: Solver::new(PROBE_MB),
+            solver: ProofSolver::new(table_mb),
+            probe: ProofSolver::new(PROBE_MB),
             dirty: false,
             eval,
         })

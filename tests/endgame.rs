@@ -6,7 +6,9 @@
 
 use hippolyta::endgame::area::{greedy_fill, Area};
 use hippolyta::endgame::random::{decided_position, random_shape, Shape};
-use hippolyta::endgame::{final_score, perfect_move, Budget, MovesLeft, Outcome, Score, Solver};
+use hippolyta::endgame::{
+    final_score, perfect_move, Budget, FillSolver, MovesLeft, Outcome, Score,
+};
 use hippolyta::regions::{is_decided, regions, RegionKind};
 use hippolyta::{Bitboard, Color, Move, Piece, Position, Square};
 use rand::rngs::StdRng;
@@ -98,7 +100,7 @@ fn encode(score: &Score) -> i32 {
     }
 }
 
-fn solve(solver: &mut Solver, pos: &Position, c: Color) -> u32 {
+fn solve(solver: &mut FillSolver, pos: &Position, c: Color) -> u32 {
     let v = solver.moves_left(pos, c, Budget::UNLIMITED);
     assert!(v.is_exact());
     v.lo
@@ -139,7 +141,7 @@ fn solver_matches_brute_force_on_random_regions() {
     // Thousands of small regions; brute force checks every one the solver finds defective or
     // where the greedy fill falls short (the interesting cases), and every tenth of the others.
     let mut rng = StdRng::seed_from_u64(20);
-    let mut solver = Solver::with_table_bits(12);
+    let mut solver = FillSolver::with_table_bits(12);
     let (mut checked, mut defective, mut greedy_short) = (0, 0, 0);
     for i in 0..3000 {
         let squares = rng.gen_range(2..=9);
@@ -179,7 +181,7 @@ fn defective_corner() {
     // White b2 with only a1 and c1 free: two squares but one move (after b2-a1 the arrow can
     // only go back to b2, and c1 is cut off; likewise the other way).
     let p: Position = "xxx/xWx/1x1 w".parse().unwrap();
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     assert_eq!(solve(&mut solver, &p, Color::White), 1);
     assert_eq!(brute_solo(&p, Color::White, &mut HashMap::new()), 1);
     // The same shape in a corner of the 10x10 board, next to a Black 3x3 room: decided.
@@ -211,7 +213,7 @@ fn greedy_fill_loses_a_move() {
     // b2-c1/b2, all four squares.
     let p: Position = "xxxW/xx1x/2xx/xx1x w".parse().unwrap();
     let area = Area::new(p.amazons(Color::White), p.empty_squares());
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     assert_eq!(solve(&mut solver, &p, Color::White), 4);
     assert_eq!(brute_solo(&p, Color::White, &mut HashMap::new()), 4);
     assert!(
@@ -242,7 +244,7 @@ fn two_amazons_share_a_region() {
     assert_eq!(r.len(), 1);
     assert_eq!(r[0].white.count(), 2);
     assert_eq!(r[0].empty.count(), 8);
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     let both = solve(&mut solver, &p, Color::White);
     assert_eq!(both, brute_solo(&p, Color::White, &mut HashMap::new()));
     assert_eq!(both, 8);
@@ -286,7 +288,7 @@ fn a_move_splits_a_region() {
         .collect();
     assert_eq!(kinds, [(RegionKind::White, 5), (RegionKind::Black, 5)]);
     assert!(is_decided(&q));
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     let score = solver.outcome(&q, Budget::UNLIMITED).score().unwrap();
     assert_eq!(score.moves_left(Color::White), MovesLeft::exact(5));
     assert_eq!(score.moves_left(Color::Black), MovesLeft::exact(5));
@@ -309,7 +311,7 @@ fn decided_positions_match_the_game_tree() {
     // Small decided positions on 6x6 and 8x8 boards: winner and margin against full two-player
     // search over the real rules.
     let mut rng = StdRng::seed_from_u64(31);
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     let mut winners = [0; 2];
     for i in 0..40 {
         let size = if i % 2 == 0 { 6 } else { 8 };
@@ -336,7 +338,7 @@ fn perfect_fill_ends_as_predicted() {
     // Decided positions with larger regions, played out by the perfect-fill chooser for both
     // sides: the score never changes, and the game ends exactly as it said.
     let mut rng = StdRng::seed_from_u64(9);
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     for i in 0..12 {
         let size = [6, 8, 10][i % 3];
         let cells = [10, 16, 22][i % 3];
@@ -406,7 +408,7 @@ fn the_start_is_not_decided() {
 #[test]
 fn budget_gives_proven_bounds() {
     let mut rng = StdRng::seed_from_u64(4);
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     let mut bounded = 0;
     for _ in 0..30 {
         let area = random_shape(&mut rng, Shape::Holey, 22, 1);
@@ -438,7 +440,7 @@ fn region_report() {
     //   2 W x . .       a White room of one square, a Black room of three, a dead
     //   1 . x . B       square (a4), and a Black amazon with one square (d4)
     let p: Position = "1xB1/xxxx/Wx2/1x1B w".parse().unwrap();
-    let report = Solver::new().report(&p, Budget::default());
+    let report = FillSolver::new().report(&p, Budget::default());
     let rows: Vec<(RegionKind, u32, Option<MovesLeft>)> = report
         .iter()
         .map(|r| (r.kind, r.region.empty.count(), r.moves_left))
@@ -452,7 +454,7 @@ fn region_report() {
             (RegionKind::Black, 1, Some(MovesLeft::exact(1))),
         ]
     );
-    let mixed = Solver::new().report(&Position::standard(), Budget::default());
+    let mixed = FillSolver::new().report(&Position::standard(), Budget::default());
     assert_eq!(mixed.len(), 1);
     assert_eq!(mixed[0].kind, RegionKind::Mixed);
     assert_eq!(mixed[0].moves_left, None);

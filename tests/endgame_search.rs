@@ -3,7 +3,7 @@
 
 mod oracle;
 
-use hippolyta::endgame::{is_decided, Budget, Outcome, Solver};
+use hippolyta::endgame::{is_decided, Budget, FillSolver, Outcome};
 use hippolyta::engine::{Answer, Engine};
 use hippolyta::mcts::exact::Oracle;
 use hippolyta::mcts::node::{PROVEN_LOSS, PROVEN_WIN};
@@ -26,7 +26,7 @@ use std::time::Instant;
 /// sides together still have at least `min_moves` moves left, exactly known.
 fn decided_positions(size: usize, count: usize, min_moves: u32, seed: u64) -> Vec<Position> {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     let mut found = Vec::new();
     while found.len() < count {
         let mut pos = Position::start(size).unwrap();
@@ -92,7 +92,7 @@ fn decided_games_end_as_final_score_predicts() {
             assert!(end.is_game_over(), "{pos}: {player:?} resigned early");
             assert_eq!(end.side_to_move(), !winner, "{pos}");
             assert_eq!(e.final_score().unwrap(), {
-                let mut s = Solver::new();
+                let mut s = FillSolver::new();
                 s.outcome(end, Budget::default()).score().unwrap()
             });
             assert_eq!(e.final_score().unwrap().to_string(), text, "{pos}");
@@ -103,7 +103,7 @@ fn decided_games_end_as_final_score_predicts() {
 #[test]
 fn mcts_answers_decided_positions_at_once_with_a_perfect_move() {
     let stop = AtomicBool::new(false);
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     for pos in decided_positions(10, 4, 10, 3) {
         let mut player = build(
             PlayerKind::Mcts,
@@ -145,7 +145,7 @@ fn search_proves_a_decided_root_at_once() {
     let params = SearchParams::default();
     let priors = RankPrior::new(params.prior_decay);
     let stop = AtomicBool::new(false);
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     for pos in decided_positions(8, 4, 6, 4) {
         let tree = Tree::new(1 << 20);
         let shared = Shared::new(&tree, &params, &priors, &pos, None, &stop, Some(1_000_000));
@@ -170,7 +170,7 @@ fn search_proves_a_decided_root_at_once() {
 fn mcts_proves_a_sealing_win_and_stops() {
     // Undecided 6x6 positions where the side to move can wall off a won endgame in one move.
     let mut rng = StdRng::seed_from_u64(9);
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     let mut tested = 0;
     while tested < 3 {
         let mut pos = Position::start(6).unwrap();

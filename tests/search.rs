@@ -249,9 +249,9 @@ fn two_threads_share_the_budget() {
 
 #[test]
 fn decided_positions_are_filled_in_perfectly() {
-    use hippolyta::endgame::{Budget, Solver};
+    use hippolyta::endgame::{Budget, FillSolver};
     let stop = AtomicBool::new(false);
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     // Separated regions where the search alone (territory evaluation, 100 playouts) wastes moves
     // with its first move; the endgame solver fills them perfectly.
     for text in [

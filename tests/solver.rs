@@ -1,7 +1,7 @@
 //! The proof-number solver against plain exhaustive search on random small positions.
 
 use hippolyta::solver::guide::{Guide, Outcome};
-use hippolyta::solver::{Limits, MoveStatus, SolveReport, Solver, Verdict};
+use hippolyta::solver::{Limits, MoveStatus, ProofSolver, SolveReport, Verdict};
 use hippolyta::Move;
 use hippolyta::{Bitboard, Color, Piece, Position, Square};
 use rand::rngs::StdRng;
@@ -237,7 +237,7 @@ fn check_agreement_of(
     guided: bool,
 ) -> (u32, u32, u32, [u32; 15]) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut solver = Solver::with_threads(16, threads);
+    let mut solver = ProofSolver::with_threads(16, threads);
     let never = AtomicBool::new(false);
     let mut memo = Memo::default();
     let (mut wins_seen, mut losses_seen, mut skipped) = (0, 0, 0);
@@ -328,7 +328,7 @@ fn check_agreement_of(
 #[test]
 fn a_budget_gives_unknown_and_ctrl_c_stops() {
     let p = Position::named_start(5, 5).unwrap();
-    let mut solver = Solver::new(8);
+    let mut solver = ProofSolver::new(8);
     let never = AtomicBool::new(false);
     let limits = Limits {
         nodes: 2000,
@@ -348,7 +348,7 @@ fn a_budget_gives_unknown_and_ctrl_c_stops() {
 
 #[test]
 fn finished_and_one_move_positions() {
-    let mut solver = Solver::new(8);
+    let mut solver = ProofSolver::new(8);
     let never = AtomicBool::new(false);
     let mut solve = |t: &str| {
         let p: Position = t.parse().unwrap();

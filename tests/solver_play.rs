@@ -7,7 +7,7 @@ mod oracle;
 use hippolyta::engine::{Engine, Go, SearchResult};
 use hippolyta::regions::is_decided;
 use hippolyta::settings::Settings;
-use hippolyta::solver::{Limits, Solver, Verdict};
+use hippolyta::solver::{Limits, ProofSolver, Verdict};
 use hippolyta::{Move, Position};
 use oracle::wins;
 use rand::rngs::StdRng;
@@ -111,7 +111,7 @@ fn proven_wins_are_played_out_exactly() {
 
 /// Nodes a fresh solver needs to prove that the side to move wins `pos`.
 fn proof_work(pos: &Position) -> u64 {
-    let mut s = Solver::new(1);
+    let mut s = ProofSolver::new(1);
     let r = s.solve(
         pos,
         &Limits {

@@ -7,7 +7,7 @@
 
 use super::area::{greedy_fill, Area};
 use super::random::{random_shape, Shape};
-use super::{Budget, Solver};
+use super::{Budget, FillSolver};
 use crate::position::Position;
 use crate::regions::{is_decided, RegionKind, Regions};
 use rand::rngs::StdRng;
@@ -125,7 +125,7 @@ impl SizeReport {
     }
 
     /// Solves `area` with a cleared table and records it.
-    fn measure(&mut self, solver: &mut Solver, area: Area, nodes: u64) {
+    fn measure(&mut self, solver: &mut FillSolver, area: Area, nodes: u64) {
         solver.clear();
         let start = Instant::now();
         let v = solver.area_moves_left(area, Budget::nodes(nodes));
@@ -218,7 +218,7 @@ fn time_split(positions: &[Position]) -> SplitReport {
 /// Runs the benchmark.
 pub fn run(config: BenchConfig) -> BenchReport {
     let mut rng = StdRng::seed_from_u64(config.seed);
-    let mut solver = Solver::new();
+    let mut solver = FillSolver::new();
     let sizes = config
         .sizes
         .iter()

@@ -6,7 +6,7 @@ use super::engine_process::{ClientError, EngineProcess, Reply};
 use super::openings::Opening;
 use super::outcome::{ForfeitKind, Outcome, Termination};
 use crate::color::Color;
-use crate::endgame::{self, Budget, Solver};
+use crate::endgame::{self, Budget, FillSolver};
 use crate::game::Game;
 use crate::mv::Move;
 use crate::position::Position;
@@ -101,7 +101,7 @@ struct Referee<'a, 'b> {
     settings: &'b GameSettings,
     stop: &'b dyn Fn() -> bool,
     /// Made on first use (it holds a 5 MiB table), then kept for the game.
-    solver: Option<Solver>,
+    solver: Option<FillSolver>,
     report: GameReport,
 }
 
@@ -133,7 +133,7 @@ impl Referee<'_, '_> {
 
     /// The exact score of a decided or finished position, if the solver settles the winner.
     fn settled(&mut self, pos: &Position) -> Option<endgame::Score> {
-        let solver = self.solver.get_or_insert_with(Solver::new);
+        let solver = self.solver.get_or_insert_with(FillSolver::new);
         let score = solver.outcome(pos, Budget::nodes(SOLVER_NODES)).score()?;
         score.winner().map(|_| score)
     }

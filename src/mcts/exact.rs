@@ -22,7 +22,7 @@
 //! counts [`ORACLE_BYTES`] per thread inside its memory setting, taking it from the tree.
 
 use super::params::SearchParams;
-use crate::endgame::{is_decided, Budget, MovesLeft, Outcome, Score, Solver};
+use crate::endgame::{is_decided, Budget, FillSolver, MovesLeft, Outcome, Score};
 use crate::eval::{win_probability, EvalParams, Evaluation};
 use crate::position::Position;
 /// Entries of the solver's transposition table per thread: `2^TABLE_BITS` of 40 bytes (1.3 MB).
@@ -33,7 +33,7 @@ const CACHE_BITS: u32 = 12;
 /// Bytes an [`Oracle`] holds once its solver exists: the solver's table and the cache (about
 /// 1.38 MB).
 pub const ORACLE_BYTES: usize =
-    Solver::table_bytes(TABLE_BITS) + (1 << CACHE_BITS) * std::mem::size_of::<CacheEntry>();
+    FillSolver::table_bytes(TABLE_BITS) + (1 << CACHE_BITS) * std::mem::size_of::<CacheEntry>();
 
 /// What is known about a position, for its side to move.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -71,7 +71,7 @@ struct CacheEntry {
 /// same few sealed positions).
 pub struct Oracle {
     /// Created at the first decided position (threads that never meet one allocate nothing).
-    solver: Option<Solver>,
+    solver: Option<FillSolver>,
     cache: Box<[CacheEntry]>,
 }
 
@@ -91,9 +91,9 @@ impl Oracle {
     }
 
     /// The solver (its table is kept warm by the search: use it for the root too).
-    pub fn solver(&mut self) -> &mut Solver {
+    pub fn solver(&mut self) -> &mut FillSolver {
         self.solver
-            .get_or_insert_with(|| Solver::with_table_bits(TABLE_BITS))
+            .get_or_insert_with(|| FillSolver::with_table_bits(TABLE_BITS))
     }
 
     /// What is known about `pos` for its side to move: finished positions are lost, decided ones

@@ -8,7 +8,7 @@
 //! `--time`) and one more line reports each try of a candidate (see [`super::guide`]).
 
 use super::guide::{distinct_legal, Attempt, Guide, Outcome, FIRST_BUDGET};
-use super::{oracle, FirstMoves, Limits, MoveStatus, ProofCheck, Solver, Verdict};
+use super::{oracle, FirstMoves, Limits, MoveStatus, ProofCheck, ProofSolver, Verdict};
 use crate::matches::interrupt;
 use crate::mv::Move;
 use crate::position::{parse_dims, Position};
@@ -94,7 +94,7 @@ pub fn run(args: &SolveArgs) -> ExitCode {
     println!("{}", pos.diagram());
     println!("position {} ({})", pos, pos.dims_text());
     let threads = args.threads.clamp(1, 256);
-    let mut solver = Solver::with_threads(args.hash, threads);
+    let mut solver = ProofSolver::with_threads(args.hash, threads);
     println!(
         "table {} MiB{}, {} thread{}",
         solver.table_mib(),

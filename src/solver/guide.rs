@@ -19,7 +19,7 @@
 //! proof.
 
 use super::symmetry::Symmetries;
-use super::{FirstMoves, Limits, Progress, SolveReport, Solver, Verdict};
+use super::{FirstMoves, Limits, Progress, ProofSolver, SolveReport, Verdict};
 use crate::mv::Move;
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -66,8 +66,8 @@ pub struct Attempt {
     pub outcome: Outcome,
 }
 
-impl Solver {
-    /// Proves or disproves `pos` for its side to move as [`Solver::solve`] does, trying the
+impl ProofSolver {
+    /// Proves or disproves `pos` for its side to move as [`ProofSolver::solve`] does, trying the
     /// `guide`'s candidates before and between passes over the whole root (see the module
     /// comment). Illegal candidates and symmetric images of earlier ones are skipped.
     /// `attempt` is called after each try of a candidate; `progress` every `limits.report_every`

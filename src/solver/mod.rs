@@ -4,7 +4,7 @@
 //! keyed by position up to board symmetry (`symmetry`). The regions (`view`, with the exact
 //! endgame solver for one-side regions) settle leaves without search when their bounds decide
 //! them, and let keys and moves ignore how the territories are filled. A proof can be checked
-//! afterwards, position by position ([`Solver::check_proof`]).
+//! afterwards, position by position ([`ProofSolver::check_proof`]).
 //! Meant for small boards (up to about 6x5) and for late middle games on 10x10 whose open area is
 //! small.
 
@@ -18,58 +18,15 @@ mod tempo;
 mod view;
 mod zeroed;
 
+pub use crate::proof::{Limits, Verdict};
 pub use dfpn::ProofCheck;
 
-use crate::endgame::Solver as Endgame;
+use crate::endgame::FillSolver as Endgame;
 use crate::mv::Move;
 use crate::position::Position;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-/// What the solver proved about the side to move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The side to move wins, for example with this move.
-    Win(Move),
-    /// The side to move loses whatever it plays.
-    Loss,
-    /// Not settled within the limits.
-    Unknown,
-}
-
-impl fmt::Display for Verdict {
-    /// `win MOVE`, `loss` or `unknown`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Verdict::Win(m) => write!(f, "win {m}"),
-            Verdict::Loss => f.write_str("loss"),
-            Verdict::Unknown => f.write_str("unknown"),
-        }
-    }
-}
-
-/// Limits of one solve.
-#[derive(Copy, Clone, Debug)]
-pub struct Limits {
-    /// Search nodes (expanded positions), at most.
-    pub nodes: u64,
-    /// Wall-clock time, at most.
-    pub time: Option<Duration>,
-    /// How often the progress callback is called.
-    pub report_every: Duration,
-}
-
-impl Default for Limits {
-    /// No limit; progress every 10 seconds.
-    fn default() -> Limits {
-        Limits {
-            nodes: u64::MAX,
-            time: None,
-            report_every: Duration::from_secs(10),
-        }
-    }
-}
 
 /// Where a solve stands (also the final statistics).
 #[derive(Copy, Clone, Debug, Default)]
@@ -179,7 +136,7 @@ pub struct SolveReport {
 }
 
 /// The solver: keeps its transposition table (and the endgame solvers') between solves.
-pub struct Solver {
+pub struct ProofSolver {
     table: table::Table,
     /// One exact endgame solver per thread.
     endgames: Vec<Endgame>,
@@ -195,15 +152,15 @@ struct ThreadResult {
     moves: Vec<(Move, MoveStatus)>,
 }
 
-impl Solver {
+impl ProofSolver {
     /// A one-thread solver with a table of about `hash_mb` MiB.
-    pub fn new(hash_mb: usize) -> Solver {
-        Solver::with_threads(hash_mb, 1)
+    pub fn new(hash_mb: usize) -> ProofSolver {
+        ProofSolver::with_threads(hash_mb, 1)
     }
 
     /// A solver whose solves run `threads` searches sharing one table of about `hash_mb` MiB.
-    pub fn with_threads(hash_mb: usize, threads: usize) -> Solver {
-        Solver {
+    pub fn with_threads(hash_mb: usize, threads: usize) -> ProofSolver {
+        ProofSolver {
             table: table::Table::new(hash_mb),
             endgames: (0..threads.max(1)).map(|_| Endgame::new()).collect(),
         }
@@ -214,13 +171,13 @@ impl Solver {
         self.table.max_mib()
     }
 
-    /// The size a table starts at, MiB (less than [`Solver::table_mib`] when it may grow).
+    /// The size a table starts at, MiB (less than [`ProofSolver::table_mib`] when it may grow).
     pub fn table_start_mib(&self) -> usize {
         self.table.mib()
     }
 
     /// MiB of the table held in memory: what the solves since it was made (or cleared) touched,
-    /// never more than [`Solver::table_mib`].
+    /// never more than [`ProofSolver::table_mib`].
     pub fn table_resident_mib(&self) -> f64 {
         self.table.resident_mib()
     }

@@ -383,7 +383,7 @@ impl Keys {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::Solver as Endgame;
+    use crate::endgame::FillSolver as Endgame;
     use crate::solver::view::View;
 
     fn key(text: &str) -> Key {

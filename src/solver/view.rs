@@ -50,7 +50,7 @@ use super::tempo::Tempo;
 use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::endgame::area::Area;
-use crate::endgame::{Budget, MovesLeft, Solver as Endgame};
+use crate::endgame::{Budget, FillSolver as Endgame, MovesLeft};
 use crate::position::Position;
 use crate::regions::{flood, RegionKind, Regions};
 

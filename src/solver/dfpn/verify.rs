@@ -314,16 +314,16 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::{Search, Shared, INF};
-    use crate::endgame::Solver as Endgame;
+    use crate::endgame::FillSolver as Endgame;
     use crate::position::Position;
-    use crate::solver::{Limits, Solver, Verdict};
+    use crate::solver::{Limits, ProofSolver, Verdict};
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
     /// The 4x4 start, lost for White, solved.
-    fn solved_4x4() -> (Position, Solver) {
+    fn solved_4x4() -> (Position, ProofSolver) {
         let pos = Position::named_start(4, 4).unwrap();
-        let mut solver = Solver::new(16);
+        let mut solver = ProofSolver::new(16);
         let never = AtomicBool::new(false);
         let report = solver.solve(&pos, &Limits::default(), &never, &mut |_| {});
         assert_eq!(report.verdict, Verdict::Loss);
@@ -357,7 +357,7 @@ mod tests {
     }
 
     /// Stores `(pn, dn)` for whole-move position `at` in `solver`'s table, as the search keys it.
-    fn overwrite(solver: &Solver, at: &Position, pn: u32, dn: u32) {
+    fn overwrite(solver: &ProofSolver, at: &Position, pn: u32, dn: u32) {
         let never = AtomicBool::new(false);
         let shared = Shared::unlimited(&never);
         let mut endgame = Endgame::new();
@@ -386,7 +386,7 @@ mod tests {
         for m in pos.legal_moves().into_iter().step_by(7) {
             let mut after = pos.clone();
             after.make(m);
-            let mut own = Solver::new(4);
+            let mut own = ProofSolver::new(4);
             let reply = own.solve(&after, &Limits::default(), &never, &mut |_| {});
             let Verdict::Win(r) = reply.verdict else {
                 panic!("4x4 is lost for White, but not after {m}");

@@ -51,7 +51,7 @@ use super::view::{Reading, View};
 use super::{FirstMoves, MoveStatus};
 use crate::bitboard::Bitboard;
 use crate::endgame::area::ring_connected;
-use crate::endgame::{Budget, Solver as Endgame};
+use crate::endgame::{Budget, FillSolver as Endgame};
 use crate::mv::Move;
 use crate::position::Position;
 use crate::square::Square;

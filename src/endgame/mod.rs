@@ -6,7 +6,7 @@
 //! that matters is each side's *moves left*: the longest sequence of moves its amazons can still
 //! make alone. That can be fewer than its empty squares ("defective" territory: White on b2 with
 //! only a1 and c1 free has two squares but one move), and finding it is a longest-path-like search,
-//! so it is computed by [`Solver`], exactly when the budget allows and as proven bounds otherwise.
+//! so it is computed by [`FillSolver`], exactly when the budget allows and as proven bounds otherwise.
 //!
 //! # Who wins, and the margin
 //! With `a` moves left for the side to move and `b` for the other side, the side to move wins if
@@ -27,18 +27,18 @@
 //!
 //! # Use from the engine
 //! - [`is_decided`] (one flood fill) says whether the rest applies;
-//! - [`Solver::outcome`] gives an [`Outcome`] (winner, margin, exact or bounded) within a
+//! - [`FillSolver::outcome`] gives an [`Outcome`] (winner, margin, exact or bounded) within a
 //!   [`Budget`]; [`final_score`] is the one-shot version with a default budget;
-//! - [`Solver::perfect_move`] plays the fill-in;
-//! - [`Solver::report`] lists the regions with their moves left (for a `regions` command).
+//! - [`FillSolver::perfect_move`] plays the fill-in;
+//! - [`FillSolver::report`] lists the regions with their moves left (for a `regions` command).
 //!
-//! A [`Solver`] keeps its transposition table between calls (entries are facts about region
+//! A [`FillSolver`] keeps its transposition table between calls (entries are facts about region
 //! shapes, valid in any position), so callers that ask often should keep one per thread.
 
 pub mod area;
 pub mod bench;
+mod fill;
 pub mod random;
-mod solver;
 mod table;
 
 use crate::color::Color;
@@ -47,7 +47,7 @@ use crate::position::Position;
 pub use crate::regions::is_decided;
 use crate::regions::{Region, RegionKind, Regions};
 use area::Area;
-use solver::{bits_move, Search};
+use fill::{bits_move, Search};
 use std::fmt;
 use std::ops::Add;
 use std::time::Instant;
@@ -266,31 +266,31 @@ pub struct RegionReport {
 }
 
 /// Exact endgame solver; keeps its transposition table between calls.
-pub struct Solver {
+pub struct FillSolver {
     search: Search,
 }
 
-impl Default for Solver {
-    fn default() -> Solver {
-        Solver::new()
+impl Default for FillSolver {
+    fn default() -> FillSolver {
+        FillSolver::new()
     }
 }
 
-impl Solver {
+impl FillSolver {
     /// A solver with a 2^17-entry table (5 MiB). Hard proofs (defective regions of 20+ squares)
     /// need about half the nodes with each doubling of the table up to 2^18.
-    pub fn new() -> Solver {
-        Solver::with_table_bits(17)
+    pub fn new() -> FillSolver {
+        FillSolver::with_table_bits(17)
     }
 
     /// A solver with a table of `2^bits` entries of 40 bytes.
-    pub fn with_table_bits(bits: u32) -> Solver {
-        Solver {
+    pub fn with_table_bits(bits: u32) -> FillSolver {
+        FillSolver {
             search: Search::new(bits),
         }
     }
 
-    /// Bytes of the table of a solver made by [`Solver::with_table_bits`] with `bits`.
+    /// Bytes of the table of a solver made by [`FillSolver::with_table_bits`] with `bits`.
     pub const fn table_bytes(bits: u32) -> usize {
         table::ENTRY_BYTES << bits
     }
@@ -313,7 +313,7 @@ impl Solver {
         self.search.bounds(area)
     }
 
-    /// A move of `area` (see [`Solver::area_moves_left`]) that keeps its moves left maximal, with
+    /// A move of `area` (see [`FillSolver::area_moves_left`]) that keeps its moves left maximal, with
     /// the bounds after it: a perfect fill when both are exact.
     pub fn area_best_move(&mut self, area: Area, budget: Budget) -> Option<(Move, MovesLeft)> {
         self.search.start(budget);
@@ -415,13 +415,13 @@ impl Solver {
     }
 }
 
-/// [`Solver::outcome`] with a fresh solver and the default budget: the final score of a decided
+/// [`FillSolver::outcome`] with a fresh solver and the default budget: the final score of a decided
 /// or finished position (`W+5`, `B+0`, ...), or `not decided`.
 pub fn final_score(pos: &Position) -> Outcome {
-    Solver::new().outcome(pos, Budget::default())
+    FillSolver::new().outcome(pos, Budget::default())
 }
 
-/// [`Solver::perfect_move`] with a fresh solver and the default budget.
+/// [`FillSolver::perfect_move`] with a fresh solver and the default budget.
 pub fn perfect_move(pos: &Position) -> Option<Move> {
-    Solver::new().perfect_move(pos, Budget::default())
+    FillSolver::new().perfect_move(pos, Budget::default())
 }
