@@ -1,10 +1,18 @@
 #!/usr/bin/env python3
-"""Prints the import graph between the crate's source files and fails if it has a cycle.
+"""Prints the import graph of the crate's modules and fails if it has a cycle, at two levels.
 
-Each file under src/ is a node (src/a/mod.rs and src/a.rs are module `a`). An edge A -> B means
-A names an item of B: a `use crate::...`/`use super::...` line or an inline `crate::x::y` path,
-test modules included. A path to a re-export in a folder's mod.rs counts as an edge to that
-mod.rs, which is conservative. Usage: scripts/module_cycles.py [--graph]
+Files: each file under src/ is a node (src/a/mod.rs and src/a.rs are module `a`). An edge A -> B
+means A names an item of B: a `use crate::...`/`use super::...` line (`super::{x, y}` too) or an
+inline `crate::x::y` path, test modules included. A path to a re-export in a folder's mod.rs
+counts as an edge to that mod.rs, which is conservative.
+
+Folders: each top-level module (`mcts`, `solver`, `player`, ...) is a node, with an edge A -> B
+when a file of A names an item of B. No loop here means the folders form layers: a library
+below never reaches up into one above (e.g. `solver` into `settings` or `mcts`).
+
+Also checks the floors the design states: `clap` only in src/cli/ and src/main.rs, and the
+player contract (`player`) naming no module above it.
+Usage: scripts/module_cycles.py [--graph | --folders]
 """
 import os
 import re
@@ -41,9 +49,11 @@ def edges(name, file, mods):
     text = re.sub(r"//[^\n]*", "", text)
     # Expand `use a::{b, c::d}` one level, enough for this crate's style.
     targets = set()
-    for m in re.finditer(r"\b(crate|super)((?:::\w+)+)(::\{([^}]*)\})?", text):
+    for m in re.finditer(r"\b(crate|super)((?:::\w+)*)(::\{([^}]*)\})?", text):
         base = m.group(1)
         parts = [p for p in m.group(2).split("::") if p]
+        if not parts and not m.group(4):
+            continue  # `super::*` in a test module: the file's own items
         prefix = name.split("::")
         is_dir = file.endswith("mod.rs")
         if base == "crate":
@@ -67,13 +77,8 @@ def edges(name, file, mods):
     return targets
 
 
-def main():
-    mods = modules()
-    graph = {n: edges(n, f, mods) for n, f in mods.items()}
-    if "--graph" in sys.argv:
-        for n in sorted(graph):
-            print(f"{n} -> {', '.join(sorted(graph[n]))}")
-    # Tarjan's strongly connected components.
+def cycles(graph):
+    """The strongly connected components of more than one node (Tarjan)."""
     index, low, stack, on, sccs = {}, {}, [], set(), []
     counter = [0]
 
@@ -103,13 +108,63 @@ def main():
     for v in sorted(graph):
         if v not in index:
             visit(v)
-    n_edges = sum(len(t) for t in graph.values())
-    if sccs:
-        for c in sccs:
-            print("cycle among: " + ", ".join(c))
-        return 1
-    print(f"{len(graph)} modules, {n_edges} import edges, no cycle")
-    return 0
+    return sccs
+
+
+def folders(graph):
+    """The graph of top-level modules: a file's edges count for its first path component."""
+    out = {}
+    for n, targets in graph.items():
+        top = n.split("::")[0]
+        out.setdefault(top, set())
+        for t in targets:
+            if t.split("::")[0] != top:
+                out[top].add(t.split("::")[0])
+    return out
+
+
+# The one top-level module that may use clap, besides main.rs.
+CLAP_FLOOR = "cli"
+# Modules the player contract may name: the rules core and the game record below it.
+PLAYER_MAY_USE = {"game", "mv", "position", "proof", "square", "bitboard", "color"}
+
+
+def floor_errors(mods, graph):
+    errors = []
+    for name, file in sorted(mods.items()):
+        text = re.sub(r"//[^\n]*", "", open(file).read())
+        if name.split("::")[0] != CLAP_FLOOR and re.search(r"\bclap\b", text):
+            errors.append(f"{os.path.relpath(file, ROOT)} uses clap outside src/cli/")
+    above = graph.get("player", set()) - PLAYER_MAY_USE
+    if above:
+        errors.append("player (the player contract) names " + ", ".join(sorted(above)))
+    return errors
+
+
+def main():
+    mods = modules()
+    graph = {n: edges(n, f, mods) for n, f in mods.items()}
+    tops = folders(graph)
+    if "--graph" in sys.argv:
+        for n in sorted(graph):
+            print(f"{n} -> {', '.join(sorted(graph[n]))}")
+    if "--folders" in sys.argv:
+        for n in sorted(tops):
+            print(f"{n} -> {', '.join(sorted(tops[n]))}")
+    failed = False
+    for level, g in (("file", graph), ("folder", tops)):
+        found = cycles(g)
+        for c in found:
+            print(f"{level} cycle among: " + ", ".join(c))
+        n_edges = sum(len(t) for t in g.values())
+        if found:
+            failed = True
+        else:
+            print(f"{level}s: {len(g)} modules, {n_edges} import edges, no cycle")
+    for e in floor_errors(mods, graph):
+        print(e)
+        failed = True
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ pub struct BenchOptions {
     /// Tree memory in MiB.
     pub memory_mb: usize,
     /// The hand-set or the learned weights (by default the engine's default).
-    pub weights: crate::learn::selfplay::WeightsChoice,
+    pub weights: crate::learn::weights::WeightsChoice,
 }
 
 impl Default for BenchOptions {
@@ -45,7 +45,7 @@ impl Default for BenchOptions {
             playouts: 20_000,
             position: None,
             memory_mb: 256,
-            weights: crate::learn::selfplay::DEFAULT_WEIGHTS,
+            weights: crate::learn::weights::DEFAULT_WEIGHTS,
         }
     }
 }

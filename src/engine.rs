@@ -209,16 +209,6 @@ fn engine_rng(seed: Option<u64>) -> SmallRng {
     }
 }
 
-/// Table size of the engine's own solver, behind the `solve` command when the player has none:
-/// a quarter of the `memory` setting, at most this many MiB.
-const SOLVER_TABLE_MAX_MB: usize = 256;
-
-/// The engine's own solver's table for a `memory` setting of `memory_mb` MiB (see
-/// [`SOLVER_TABLE_MAX_MB`]).
-fn own_solver_mb(memory_mb: usize) -> usize {
-    (memory_mb / 4).clamp(1, SOLVER_TABLE_MAX_MB)
-}
-
 impl Drop for Engine {
     /// Stops and joins a search still running, so that no thread outlives the engine.
     fn drop(&mut self) {
@@ -636,8 +626,8 @@ impl Engine {
     ///
     /// The MCTS player with its solver on (the default) solves with that solver and its table,
     /// so no memory is added and what it proves is at hand for `genmove`; other players (and
-    /// `solver_empty 0`) use a solver of the engine's own, whose table takes a quarter of the
-    /// `memory` setting, at most 256 MiB.
+    /// `solver_empty 0`) use a solver of the engine's own, with the table `crate::memory` gives
+    /// a solver in play.
     pub fn solve(&mut self, time: Duration, stop: &AtomicBool) -> crate::solver::Verdict {
         let limits = crate::solver::Limits {
             time: Some(time),
@@ -647,7 +637,7 @@ impl Engine {
         if let Some(verdict) = self.player().solve(&pos, &limits, stop) {
             return verdict;
         }
-        let mb = own_solver_mb(self.settings.memory_mb);
+        let mb = crate::memory::own_solver_table_mb(self.settings.memory_mb, self.settings.threads);
         let solver = self
             .solver
             .get_or_insert_with(|| Box::new(crate::solver::ProofSolver::new(mb)));
@@ -723,9 +713,6 @@ mod tests {
         let win = Verdict::Win(Move::parse("a1-b1/a1", 3).unwrap());
         assert_eq!(e.solve(Duration::from_secs(100), &never), win);
         assert!(e.solver.is_some());
-        assert_eq!(own_solver_mb(64), 16);
-        assert_eq!(own_solver_mb(2), 1);
-        assert_eq!(own_solver_mb(16 * 1024), SOLVER_TABLE_MAX_MB);
         // Rebuilt from the new settings when the player is.
         e.set_option("memory", "128").unwrap();
         assert!(e.solver.is_none());

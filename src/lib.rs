@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod bitboard;
+pub mod cli;
 pub mod color;
 pub mod endgame;
 pub mod engine;
@@ -18,6 +19,7 @@ pub mod learn;
 pub mod lines;
 pub mod matches;
 pub mod mcts;
+pub mod memory;
 pub mod movegen;
 pub mod mv;
 pub mod perft;

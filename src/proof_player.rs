@@ -68,14 +68,6 @@ pub fn mixed_empty(pos: &Position) -> Option<u32> {
     mixed.then_some(empty)
 }
 
-/// How the search's memory is split when the solver is on: the solvers' share (main table plus
-/// [`OVERHEAD_MB`]) and the inner player's, in MiB. The solver takes a quarter, at most 1 GiB;
-/// `None` (the solver stays off) when that leaves no room for a table.
-pub fn memory_split(memory_mb: usize) -> Option<(usize, usize)> {
-    let share = (memory_mb / 4).min(1024);
-    (share >= OVERHEAD_MB + MIN_TABLE_MB).then(|| (share, memory_mb - share))
-}
-
 /// The solver's budget for a search with `limits`: a time slice, a node count, or both.
 pub fn slice(limits: &Limits) -> solver::Limits {
     let mut out = solver::Limits::default();
@@ -556,14 +548,6 @@ mod tests {
         let rest = remaining(&timed, ms(250));
         assert_eq!((rest.soft, rest.hard), (Some(ms(150)), Some(ms(750))));
         assert_eq!(remaining(&timed, ms(2000)).hard, Some(Duration::ZERO));
-    }
-
-    #[test]
-    fn memory_is_split_a_quarter_for_the_solver() {
-        assert_eq!(memory_split(512), Some((128, 384)));
-        assert_eq!(memory_split(16 * 1024), Some((1024, 15 * 1024)));
-        assert_eq!(memory_split(19), None);
-        assert_eq!(memory_split(20), Some((5, 15)));
     }
 
     #[test]

@@ -1,10 +1,9 @@
 //! Engine settings: one table of named options, set from command-line flags at start-up or with
 //! `set_option NAME VALUE` at run time, and shown by `get_option` / `list_options`.
 
-use crate::learn::selfplay::{WeightsChoice, DEFAULT_WEIGHTS};
+use crate::learn::weights::{WeightsChoice, DEFAULT_WEIGHTS};
 use crate::player_kind::{PlayerConfig, PlayerKind};
 use crate::time::DEFAULT_MOVE_OVERHEAD;
-use clap::ValueEnum;
 use std::fmt;
 use std::time::Duration;
 
@@ -125,7 +124,7 @@ impl OptionInfo {
 
     /// Reads `value` as a command-line flag does: the value this option would take, or the
     /// error message.
-    fn parse<T>(&self, value: &str, read: fn(&Settings) -> T) -> Result<T, String> {
+    pub fn parse<T>(&self, value: &str, read: fn(&Settings) -> T) -> Result<T, String> {
         let mut s = Settings::default();
         self.set(&mut s, value).map_err(|e| e.to_string())?;
         Ok(read(&s))
@@ -141,7 +140,8 @@ impl fmt::Debug for OptionInfo {
     }
 }
 
-const THREADS: OptionInfo = OptionInfo {
+/// The `threads` option.
+pub const THREADS: OptionInfo = OptionInfo {
     name: "threads",
     values: "an integer 1..512",
     store: |s, v| {
@@ -151,7 +151,8 @@ const THREADS: OptionInfo = OptionInfo {
     get: |s| s.threads.to_string(),
 };
 
-const MEMORY: OptionInfo = OptionInfo {
+/// The `memory` option.
+pub const MEMORY: OptionInfo = OptionInfo {
     name: "memory",
     values: "MiB, an integer 1..1048576",
     store: |s, v| {
@@ -161,7 +162,8 @@ const MEMORY: OptionInfo = OptionInfo {
     get: |s| s.memory_mb.to_string(),
 };
 
-const PLAYOUTS: OptionInfo = OptionInfo {
+/// The `playouts` option.
+pub const PLAYOUTS: OptionInfo = OptionInfo {
     name: "playouts",
     values: "a positive integer, or none (0 also means none)",
     store: |s, v| {
@@ -171,7 +173,8 @@ const PLAYOUTS: OptionInfo = OptionInfo {
     get: |s| s.playouts.map_or("none".into(), |n| n.to_string()),
 };
 
-const RESIGN: OptionInfo = OptionInfo {
+/// The `resign` option.
+pub const RESIGN: OptionInfo = OptionInfo {
     name: "resign",
     values: "on, off, or a win-rate threshold 0..1",
     store: |s, v| {
@@ -181,21 +184,19 @@ const RESIGN: OptionInfo = OptionInfo {
     get: |s| s.resign.map_or("off".into(), |t| t.to_string()),
 };
 
-const PLAYER: OptionInfo = OptionInfo {
+/// The `player` option.
+pub const PLAYER: OptionInfo = OptionInfo {
     name: "player",
     values: "a player kind",
     store: |s, v| {
-        s.player = PlayerKind::from_str(v, true).ok()?;
+        s.player = v.parse().ok()?;
         Some(())
     },
-    get: |s| {
-        s.player
-            .to_possible_value()
-            .map_or_else(|| format!("{:?}", s.player), |v| v.get_name().to_string())
-    },
+    get: |s| s.player.name().into(),
 };
 
-const SEED: OptionInfo = OptionInfo {
+/// The `seed` option.
+pub const SEED: OptionInfo = OptionInfo {
     name: "seed",
     values: "an integer 0..2^64-1, or none",
     store: |s, v| {
@@ -205,7 +206,8 @@ const SEED: OptionInfo = OptionInfo {
     get: |s| s.seed.map_or("none".into(), |n| n.to_string()),
 };
 
-const MOVE_OVERHEAD: OptionInfo = OptionInfo {
+/// The `move_overhead` option.
+pub const MOVE_OVERHEAD: OptionInfo = OptionInfo {
     name: "move_overhead",
     values: "milliseconds, an integer 0..60000",
     store: |s, v| {
@@ -215,7 +217,8 @@ const MOVE_OVERHEAD: OptionInfo = OptionInfo {
     get: |s| s.move_overhead.as_millis().to_string(),
 };
 
-const PONDER: OptionInfo = OptionInfo {
+/// The `ponder` option.
+pub const PONDER: OptionInfo = OptionInfo {
     name: "ponder",
     values: "on or off",
     store: |s, v| {
@@ -225,20 +228,19 @@ const PONDER: OptionInfo = OptionInfo {
     get: |s| if s.ponder { "on" } else { "off" }.into(),
 };
 
-const WEIGHTS: OptionInfo = OptionInfo {
+/// The `weights` option.
+pub const WEIGHTS: OptionInfo = OptionInfo {
     name: "weights",
     values: "builtin or learned",
     store: |s, v| {
-        s.weights = WeightsChoice::from_str(v, true).ok()?;
+        s.weights = v.parse().ok()?;
         Some(())
     },
-    get: |s| match s.weights {
-        WeightsChoice::Builtin => "builtin".into(),
-        WeightsChoice::Learned => "learned".into(),
-    },
+    get: |s| s.weights.name().into(),
 };
 
-const SOLVER_EMPTY: OptionInfo = OptionInfo {
+/// The `solver_empty` option.
+pub const SOLVER_EMPTY: OptionInfo = OptionInfo {
     name: "solver_empty",
     values: "an integer 0..100 (0: off)",
     store: |s, v| {
@@ -264,10 +266,9 @@ pub const OPTIONS: &[OptionInfo] = &[
 
 /// The names of the player kinds, as options and flags spell them.
 pub fn player_names() -> Vec<String> {
-    PlayerKind::value_variants()
+    PlayerKind::ALL
         .iter()
-        .filter_map(|k| k.to_possible_value())
-        .map(|v| v.get_name().to_string())
+        .map(|k| k.name().to_string())
         .collect()
 }
 
@@ -369,80 +370,9 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
-/// A flag value that may be "none"/"off" (clap gives `Option<Option<T>>` another meaning).
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Flag<T>(pub Option<T>);
-
 /// Reads a `--threads` value (also `bench --threads`) as `set_option threads` does.
 pub fn parse_threads(text: &str) -> Result<usize, String> {
     THREADS.parse(text, |s| s.threads)
-}
-
-/// The settings as command-line flags of the protocol loop. Each flag reads its value with its
-/// option's parser, so a flag and `set_option` accept the same text.
-#[derive(clap::Args, Clone, Debug)]
-pub struct SettingsArgs {
-    /// Search threads.
-    #[arg(long, default_value_t = Settings::default().threads, value_parser = parse_threads)]
-    pub threads: usize,
-    /// Memory for the search, in MiB: the tree and each thread's endgame table (1.4 MB), and a
-    /// quarter for the whole-position solver's tables when it is on (`--solver-empty`).
-    #[arg(long, value_name = "MB", default_value_t = Settings::default().memory_mb,
-          value_parser = |t: &str| MEMORY.parse(t, |s| s.memory_mb))]
-    pub memory: usize,
-    /// Playouts per move (none or 0: no limit).
-    #[arg(long, value_name = "N", value_parser = |t: &str| PLAYOUTS.parse(t, |s| Flag(s.playouts)))]
-    pub playouts: Option<Flag<u64>>,
-    /// Resign hopeless games: on, off, or a win-rate threshold (on = 0.05).
-    #[arg(long, value_name = "on|off|THRESHOLD",
-          value_parser = |t: &str| RESIGN.parse(t, |s| Flag(s.resign)))]
-    pub resign: Option<Flag<f64>>,
-    /// Which player chooses moves.
-    #[arg(long, value_enum, default_value_t = DEFAULT_PLAYER)]
-    pub player: PlayerKind,
-    /// Seed for reproducible play.
-    #[arg(long, value_name = "S")]
-    pub seed: Option<u64>,
-    /// Milliseconds kept back every move for communication delays.
-    #[arg(long, value_name = "MS", default_value_t = DEFAULT_MOVE_OVERHEAD.as_millis() as u64,
-          value_parser = |t: &str| MOVE_OVERHEAD.parse(t, |s| s.move_overhead.as_millis() as u64))]
-    pub move_overhead: u64,
-    /// Think on the opponent's time.
-    #[arg(long)]
-    pub ponder: bool,
-    /// Move-ordering and evaluation weights: the hand-set ones, or those of
-    /// `src/learn/weights.txt` (the evaluation fitted to self-play).
-    #[arg(long, value_enum, default_value_t = DEFAULT_WEIGHTS)]
-    pub weights: WeightsChoice,
-    /// Try the whole-position solver before searching once the regions still fought over have at
-    /// most K empty squares (0: off).
-    #[arg(long, value_name = "K", default_value_t = Settings::default().solver_empty,
-          value_parser = |t: &str| SOLVER_EMPTY.parse(t, |s| s.solver_empty))]
-    pub solver_empty: u32,
-}
-
-impl SettingsArgs {
-    /// The settings these flags give.
-    pub fn settings(&self) -> Settings {
-        let mut s = Settings {
-            threads: self.threads,
-            memory_mb: self.memory,
-            player: self.player,
-            seed: self.seed,
-            move_overhead: Duration::from_millis(self.move_overhead),
-            ponder: self.ponder,
-            weights: self.weights,
-            solver_empty: self.solver_empty,
-            ..Settings::default()
-        };
-        if let Some(Flag(p)) = self.playouts {
-            s.playouts = p;
-        }
-        if let Some(Flag(r)) = self.resign {
-            s.resign = r;
-        }
-        s
-    }
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 //! (longest solo fill, two-player game values) is computed with `Position::legal_moves`,
 //! `make` and `is_game_over` instead.
 
+use hippolyta::cli::endgame_bench::random::{decided_position, random_shape, Shape};
 use hippolyta::endgame::area::{greedy_fill, Area};
-use hippolyta::endgame::random::{decided_position, random_shape, Shape};
 use hippolyta::endgame::{
     final_score, perfect_move, Budget, FillSolver, MovesLeft, Outcome, Score,
 };

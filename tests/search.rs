@@ -307,7 +307,7 @@ fn a_lost_root_plays_the_move_that_resists_longest() {
     let length = oracle::resistance(&pos);
     let longest = *length.values().max().unwrap();
     let stop = AtomicBool::new(false);
-    let mut p = MctsPlayer::new(1, 16, Some(1), SearchParams::default());
+    let mut p = MctsPlayer::new(1, 16 << 20, Some(1), SearchParams::default());
     let d = p.choose(
         &Game::new(pos.clone()),
         &playouts(3_000),
@@ -332,7 +332,8 @@ fn memory_holds_the_tree_and_every_threads_endgame_oracle() {
     use hippolyta::mcts::{MctsPlayer, SearchParams};
     let mib = 1 << 20;
     let tree_bytes = |threads| {
-        MctsPlayer::new(threads, 64, Some(1), SearchParams::default())
+        let split = hippolyta::memory::split(64, threads, false);
+        MctsPlayer::new(threads, split.tree_bytes, Some(1), SearchParams::default())
             .tree()
             .reserved_bytes()
     };

@@ -10,8 +10,8 @@
 //! budget then leaves proven bounds.
 
 use super::area::{greedy_fill, low_bit, Area, Node};
+use super::bounds::{Budget, MovesLeft};
 use super::table::Table;
-use super::{Budget, MovesLeft};
 use std::time::Instant;
 
 /// The budget ran out; nothing proven is lost (proven bounds stay in the table).

@@ -8,9 +8,10 @@
 //! disjoint and a run with a playout budget is reproducible whatever the concurrency.
 
 use super::record::Record;
-use super::weights::Weights;
+use super::weights::{Weights, WeightsChoice, DEFAULT_WEIGHTS};
 use crate::game::Game;
 use crate::mcts::MctsPlayer;
+use crate::memory;
 use crate::mv::Move;
 use crate::player::{Limits, Player};
 use crate::position::Position;
@@ -24,65 +25,50 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Which weights a player uses.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum WeightsChoice {
-    /// The hand-set defaults.
-    Builtin,
-    /// The fitted weights embedded from `src/learn/weights.txt`.
-    Learned,
-}
-
-/// The weights the engine, `bench` and `selfplay` use unless told otherwise: the learned ones,
-/// which beat the hand-set ones in the gating match (docs/training.md).
-pub const DEFAULT_WEIGHTS: WeightsChoice = WeightsChoice::Learned;
-
-impl WeightsChoice {
-    /// The weights.
-    pub fn weights(self) -> Weights {
-        match self {
-            WeightsChoice::Builtin => Weights::builtin(),
-            WeightsChoice::Learned => Weights::embedded(),
-        }
-    }
-}
-
 /// Options of `hippolyta selfplay`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct SelfplayArgs {
+#[derive(Debug, Clone, PartialEq)]
+pub struct SelfplayOptions {
     /// Write the positions (JSON lines, see docs/training.md) to this file.
-    #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Games to play (in this shard).
-    #[arg(long, default_value_t = 100)]
     pub games: u64,
     /// Playouts per move.
-    #[arg(long, default_value_t = 2000, conflicts_with = "movetime")]
     pub playouts: u64,
     /// Seconds per move instead of a playout budget (not reproducible).
-    #[arg(long, value_name = "SECONDS")]
     pub movetime: Option<f64>,
     /// Uniformly random plies at the start of each game.
-    #[arg(long, default_value_t = 4)]
     pub random_plies: u32,
     /// Searched moves, after the random plies, drawn in proportion to their visit counts.
-    #[arg(long, default_value_t = 8)]
     pub temperature_plies: u32,
     /// Seed of everything random.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Games played at the same time (one thread each).
-    #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Play only part I of N of the run (disjoint games, for array jobs).
-    #[arg(long, default_value = "0/1", value_name = "I/N")]
     pub shard: Shard,
     /// Search tree memory per game, MiB.
-    #[arg(long, default_value_t = 128)]
     pub memory: usize,
     /// The players' weights.
-    #[arg(long, value_enum, default_value_t = DEFAULT_WEIGHTS)]
     pub weights: WeightsChoice,
+}
+
+impl Default for SelfplayOptions {
+    /// The command's defaults (with no output file: set `out`).
+    fn default() -> SelfplayOptions {
+        SelfplayOptions {
+            out: PathBuf::new(),
+            games: 100,
+            playouts: 2000,
+            movetime: None,
+            random_plies: 4,
+            temperature_plies: 8,
+            seed: 1,
+            concurrency: 1,
+            shard: Shard { index: 0, count: 1 },
+            memory: 128,
+            weights: DEFAULT_WEIGHTS,
+        }
+    }
 }
 
 /// What a run produced.
@@ -104,7 +90,7 @@ fn mix(mut x: u64) -> u64 {
 }
 
 /// Plays global game `game` and returns its records.
-pub fn play_game(args: &SelfplayArgs, game: u64, weights: &Weights) -> Vec<Record> {
+pub fn play_game(args: &SelfplayOptions, game: u64, weights: &Weights) -> Vec<Record> {
     let seed = mix(args.seed ^ mix(game.wrapping_add(0x9E37_79B9_7F4A_7C15)));
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut g = Game::new(Position::standard());
@@ -114,7 +100,8 @@ pub fn play_game(args: &SelfplayArgs, game: u64, weights: &Weights) -> Vec<Recor
             None => break,
         }
     }
-    let mut player = MctsPlayer::new(1, args.memory, Some(seed), weights.search_params());
+    let tree_bytes = memory::split(args.memory, 1, false).tree_bytes;
+    let mut player = MctsPlayer::new(1, tree_bytes, Some(seed), weights.search_params());
     let limits = match args.movetime {
         Some(s) => {
             let d = Duration::from_secs_f64(s.max(0.001));
@@ -204,7 +191,7 @@ fn sample(visits: &[(Move, u64)], rng: &mut SmallRng) -> Move {
 
 /// Runs `hippolyta selfplay`: plays the games on `concurrency` threads, writes their records in
 /// game order, and prints a progress line to `progress` after each game.
-pub fn run(args: &SelfplayArgs, progress: &mut dyn Write) -> Result<SelfplaySummary, String> {
+pub fn run(args: &SelfplayOptions, progress: &mut dyn Write) -> Result<SelfplaySummary, String> {
     if args.concurrency == 0 {
         return Err("--concurrency must be at least 1".into());
     }

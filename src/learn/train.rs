@@ -14,34 +14,41 @@
 //! identical samples; none is added.
 
 use super::record::{read_file, Record};
-use super::selfplay::WeightsChoice;
-use super::weights::{eval_from_vector, eval_vector, Weights};
+use super::weights::{eval_from_vector, eval_vector, Weights, WeightsChoice};
 use crate::eval::{terms, EvalParams};
 use std::io::Write;
 use std::path::PathBuf;
 
 /// Options of `hippolyta train`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct TrainArgs {
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainOptions {
     /// Self-play data files (JSON lines from `hippolyta selfplay`).
-    #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Write the weights here.
-    #[arg(long, default_value = "src/learn/weights.txt", value_name = "FILE")]
     pub out: PathBuf,
     /// Seed of the held-out split.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Fraction of games held out.
-    #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
     /// Weight of the game result against the search value in the evaluation's target.
-    #[arg(long, default_value_t = 0.5)]
     pub result_weight: f64,
     /// Weights to start from (and to report the loss before training with); their move ordering
     /// is written unchanged.
-    #[arg(long, value_enum, default_value_t = WeightsChoice::Builtin)]
     pub start: WeightsChoice,
+}
+
+impl Default for TrainOptions {
+    /// The command's defaults (with no data files: set `files`).
+    fn default() -> TrainOptions {
+        TrainOptions {
+            files: Vec::new(),
+            out: PathBuf::from("src/learn/weights.txt"),
+            seed: 1,
+            holdout: 0.1,
+            result_weight: 0.5,
+            start: WeightsChoice::Builtin,
+        }
+    }
 }
 
 /// Losses before and after fitting.
@@ -221,7 +228,7 @@ fn eval_sample(r: &Record, params: &EvalParams, result_weight: f64) -> EvalSampl
 }
 
 /// Fits the evaluation to `records` (see the module documentation).
-pub fn fit(records: &[Record], args: &TrainArgs) -> Result<TrainReport, String> {
+pub fn fit(records: &[Record], args: &TrainOptions) -> Result<TrainReport, String> {
     if !(0.0..1.0).contains(&args.holdout) {
         return Err("--holdout must be at least 0 and below 1".into());
     }
@@ -270,7 +277,7 @@ pub fn fit(records: &[Record], args: &TrainArgs) -> Result<TrainReport, String> 
 
 impl TrainReport {
     /// The lines written as comments at the top of the weights file and printed by `train`.
-    pub fn lines(&self, args: &TrainArgs) -> Vec<String> {
+    pub fn lines(&self, args: &TrainOptions) -> Vec<String> {
         let e = &self.eval;
         vec![
             "Fitted weights, written by `hippolyta train` (see docs/training.md).".into(),
@@ -292,7 +299,7 @@ impl TrainReport {
 }
 
 /// Runs `hippolyta train`: reads the files, fits, writes the weights file and prints the report.
-pub fn run(args: &TrainArgs, log: &mut dyn Write) -> Result<TrainReport, String> {
+pub fn run(args: &TrainOptions, log: &mut dyn Write) -> Result<TrainReport, String> {
     let mut records = Vec::new();
     for path in &args.files {
         records.extend(read_file(path).map_err(|e| e.to_string())?);
@@ -344,8 +351,8 @@ mod tests {
         out
     }
 
-    fn args(start: WeightsChoice) -> TrainArgs {
-        TrainArgs {
+    fn args(start: WeightsChoice) -> TrainOptions {
+        TrainOptions {
             files: Vec::new(),
             out: PathBuf::new(),
             seed: 3,

@@ -11,7 +11,8 @@ use super::features::{
 use crate::eval::EvalParams;
 use crate::mcts::params::OrderingWeights;
 use crate::mcts::SearchParams;
-use std::fmt::Write;
+use std::fmt::{self, Write};
+use std::str::FromStr;
 
 /// The first non-comment line.
 pub const HEADER: &str = "format hippolyta-weights 1";
@@ -66,6 +67,66 @@ pub fn eval_from_vector(v: &[f64; 11]) -> EvalParams {
         scale_open: v[8] as f32,
         scale_end: v[9] as f32,
         tempo_end: v[10] as f32,
+    }
+}
+
+/// Which weights a player uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum WeightsChoice {
+    /// The hand-set defaults.
+    Builtin,
+    /// The fitted weights embedded from `src/learn/weights.txt`.
+    Learned,
+}
+
+/// The weights the engine, `bench` and `selfplay` use unless told otherwise: the learned ones,
+/// which beat the hand-set ones in the gating match (docs/training.md).
+pub const DEFAULT_WEIGHTS: WeightsChoice = WeightsChoice::Learned;
+
+impl WeightsChoice {
+    /// Every choice, in the order `--help` lists them.
+    pub const ALL: [WeightsChoice; 2] = [WeightsChoice::Builtin, WeightsChoice::Learned];
+
+    /// The weights.
+    pub fn weights(self) -> Weights {
+        match self {
+            WeightsChoice::Builtin => Weights::builtin(),
+            WeightsChoice::Learned => Weights::embedded(),
+        }
+    }
+
+    /// Its name, as options and flags spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            WeightsChoice::Builtin => "builtin",
+            WeightsChoice::Learned => "learned",
+        }
+    }
+
+    /// A line of help on it.
+    pub fn help(self) -> &'static str {
+        match self {
+            WeightsChoice::Builtin => "The hand-set defaults",
+            WeightsChoice::Learned => "The fitted weights embedded from `src/learn/weights.txt`",
+        }
+    }
+}
+
+impl fmt::Display for WeightsChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for WeightsChoice {
+    type Err = String;
+
+    /// A choice by name, in any case.
+    fn from_str(text: &str) -> Result<WeightsChoice, String> {
+        Self::ALL
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| format!("'{text}' is not builtin or learned"))
     }
 }
 

@@ -62,21 +62,17 @@ pub struct MctsPlayer {
 }
 
 impl MctsPlayer {
-    /// A player searching with `threads` threads in `memory_mb` MiB, reproducible when seeded,
-    /// tuned by `params`. The memory holds the tree and every thread's endgame oracle
-    /// ([`exact::ORACLE_BYTES`] each, taken from the tree's share).
+    /// A player searching with `threads` threads and a tree of `tree_bytes`, reproducible when
+    /// seeded, tuned by `params`. Every thread's endgame oracle ([`exact::ORACLE_BYTES`]) comes
+    /// on top: `crate::memory::split` shares a `memory` setting out between them.
     pub fn new(
         threads: usize,
-        memory_mb: usize,
+        tree_bytes: usize,
         seed: Option<u64>,
         params: SearchParams,
     ) -> MctsPlayer {
         MctsPlayer {
-            tree: Tree::new(
-                memory_mb
-                    .saturating_mul(1 << 20)
-                    .saturating_sub(threads.max(1) * exact::ORACLE_BYTES),
-            ),
+            tree: Tree::new(tree_bytes),
             priors: RankPrior::new(params.prior_decay),
             params,
             oracles: (0..threads.max(1)).map(|_| Oracle::default()).collect(),

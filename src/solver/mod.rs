@@ -8,10 +8,9 @@
 //! Meant for small boards (up to about 6x5) and for late middle games on 10x10 whose open area is
 //! small.
 
-pub mod cli;
 mod dfpn;
 pub mod guide;
-pub mod oracle;
+mod report;
 mod symmetry;
 mod table;
 mod tempo;
@@ -19,121 +18,14 @@ mod view;
 mod zeroed;
 
 pub use crate::proof::{Limits, Verdict};
-pub use dfpn::ProofCheck;
+pub use dfpn::verify::ProofCheck;
+pub use report::{FirstMoves, MoveStatus, Progress, SolveReport};
 
 use crate::endgame::FillSolver as Endgame;
 use crate::mv::Move;
 use crate::position::Position;
-use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-/// Where a solve stands (also the final statistics).
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Progress {
-    /// Positions expanded.
-    pub nodes: u64,
-    /// New leaves looked at (settled statically or given initial numbers).
-    pub leaves: u64,
-    /// Positions stored as wins for their side to move.
-    pub proven: u64,
-    /// Positions stored as losses for their side to move.
-    pub disproven: u64,
-    /// Time since the solve started.
-    pub elapsed: Duration,
-    /// Fraction of the table's slots in use.
-    pub table_usage: f64,
-    /// The root's first moves by what is known of them (in progress lines only).
-    pub first_moves: Option<FirstMoves>,
-}
-
-/// The root's whole moves (up to board symmetry) counted by what the table and the bounds know of
-/// them, as [`SolveReport::moves`] would list them at that moment: the figure to watch in a long
-/// solve of a lost position, where every first move must be refuted.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct FirstMoves {
-    /// Proven to win.
-    pub won: usize,
-    /// Proven to lose.
-    pub lost: usize,
-    /// All of them.
-    pub total: usize,
-}
-
-impl FirstMoves {
-    /// The counts of a list of root moves and their status.
-    pub fn of(moves: &[(Move, MoveStatus)]) -> FirstMoves {
-        let count = |f: fn(&MoveStatus) -> bool| moves.iter().filter(|(_, s)| f(s)).count();
-        FirstMoves {
-            won: count(|s| *s == MoveStatus::Wins),
-            lost: count(|s| *s == MoveStatus::Loses),
-            total: moves.len(),
-        }
-    }
-}
-
-impl Progress {
-    /// Expanded positions per second.
-    pub fn rate(&self) -> f64 {
-        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
-    }
-}
-
-impl fmt::Display for Progress {
-    /// One line: nodes, rate, table use, proven and disproven counts, elapsed time.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "nodes {} rate {:.0}/s table {:.1}% proven {} disproven {} time {:.1}s",
-            self.nodes,
-            self.rate(),
-            self.table_usage * 100.0,
-            self.proven,
-            self.disproven,
-            self.elapsed.as_secs_f64()
-        )?;
-        if let Some(m) = self.first_moves {
-            write!(
-                f,
-                " first moves won {} lost {} of {}",
-                m.won, m.lost, m.total
-            )?;
-        }
-        Ok(())
-    }
-}
-
-/// A root move and what is known about it, from the mover's point of view.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum MoveStatus {
-    /// Proven to win.
-    Wins,
-    /// Proven to lose.
-    Loses,
-    /// Open, with the proof and disproof numbers of the position after it (opponent to move).
-    Open {
-        /// Proof number of the opponent's win.
-        pn: u32,
-        /// Disproof number of the opponent's win.
-        dn: u32,
-    },
-}
-
-/// The result of a solve.
-#[derive(Clone, Debug)]
-pub struct SolveReport {
-    /// What was proved.
-    pub verdict: Verdict,
-    /// Final counters.
-    pub stats: Progress,
-    /// The root's moves (up to board symmetry) with their status, most promising first.
-    pub moves: Vec<(Move, MoveStatus)>,
-    /// Whether the solve was stopped by its limits or the stop flag.
-    pub stopped: bool,
-    /// If the table grew: its size before (MiB) and the nodes searched with it, which the
-    /// counters above do not include (they are the search with the whole table).
-    pub grown: Option<(usize, u64)>,
-}
 
 /// The solver: keeps its transposition table (and the endgame solvers') between solves.
 pub struct ProofSolver {
@@ -392,5 +284,90 @@ fn progress_of(c: &dfpn::Counters, elapsed: Duration, usage: f64) -> Progress {
         elapsed,
         table_usage: usage,
         first_moves: None,
+    }
+}
+
+/// The proof check (`dfpn/verify.rs`) through the facade.
+#[cfg(test)]
+mod proof_check_tests {
+    use super::dfpn::{overwrite, INF};
+    use super::{Limits, ProofSolver, Verdict};
+    use crate::position::Position;
+    use std::sync::atomic::AtomicBool;
+
+    /// The 4x4 start, lost for White, solved.
+    fn solved_4x4() -> (Position, ProofSolver) {
+        let pos = Position::named_start(4, 4).unwrap();
+        let mut solver = ProofSolver::new(16);
+        let never = AtomicBool::new(false);
+        let report = solver.solve(&pos, &Limits::default(), &never, &mut |_| {});
+        assert_eq!(report.verdict, Verdict::Loss);
+        (pos, solver)
+    }
+
+    #[test]
+    fn a_proof_checks_out_and_the_opposite_claim_does_not() {
+        let (pos, mut solver) = solved_4x4();
+        let never = AtomicBool::new(false);
+        let check = solver.check_proof(&pos, false, &never);
+        assert!(check.verified, "{check:?}");
+        assert!(check.winner > 0 && check.loser > 0 && check.leaves > 0);
+        assert!(check.nodes > 2 * check.winner + check.loser);
+        assert_eq!(check.gap, None);
+        // The check searches the winner's positions again when the table lacks a proof: a claim
+        // that White wins finds none, whatever the table says.
+        let wrong = solver.check_proof(&pos, true, &never);
+        assert!(!wrong.verified);
+        assert!(wrong.gap.is_some());
+        // A table with nothing in it: the check searches again and still shows the loss.
+        solver.clear();
+        let again = solver.check_proof(&pos, false, &never);
+        assert!(again.verified, "{again:?}");
+        assert!(again.resolved_nodes > 0);
+        // A raised stop flag interrupts it.
+        solver.clear();
+        let stop = AtomicBool::new(true);
+        let stopped = solver.check_proof(&pos, false, &stop);
+        assert!(!stopped.verified && stopped.interrupted, "{stopped:?}");
+    }
+
+    #[test]
+    fn a_proof_whose_arrow_the_table_lost_is_found_again() {
+        // After each of White's first moves, Black's winning reply: its position's entry replaced
+        // by open numbers, as when another position takes its slot. Black's proven step is then
+        // hollow, and the walk must search it again rather than trust it or give up.
+        let (pos, mut solver) = solved_4x4();
+        let never = AtomicBool::new(false);
+        let mut lost = 0;
+        for m in pos.legal_moves().into_iter().step_by(7) {
+            let mut after = pos.clone();
+            after.make(m);
+            let mut own = ProofSolver::new(4);
+            let reply = own.solve(&after, &Limits::default(), &never, &mut |_| {});
+            let Verdict::Win(r) = reply.verdict else {
+                panic!("4x4 is lost for White, but not after {m}");
+            };
+            after.make(r);
+            overwrite(&solver.table, &after, 1, 1);
+            lost += 1;
+        }
+        assert!(lost > 3);
+        let check = solver.check_proof(&pos, false, &never);
+        assert!(check.verified, "{check:?}");
+        assert!(check.resolved_nodes > 0, "{check:?}");
+    }
+
+    #[test]
+    fn a_result_read_by_mistake_is_found_out() {
+        // A stored entry that says Black, to move after one of White's first moves, is lost:
+        // what a false match would read. The root's loss can no longer be shown.
+        let (pos, mut solver) = solved_4x4();
+        let never = AtomicBool::new(false);
+        let mut after = pos.clone();
+        after.make(pos.legal_moves()[0]);
+        overwrite(&solver.table, &after, INF, 0);
+        let check = solver.check_proof(&pos, false, &never);
+        assert!(!check.verified, "{check:?}");
+        assert!(check.gap.is_some());
     }
 }

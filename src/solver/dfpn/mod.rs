@@ -17,7 +17,7 @@
 //! differently, and the first to settle the root stops the others.
 //!
 //! After a solve, [`verify`] walks the proof the table holds and checks every position of it
-//! against its children ([`ProofCheck`]).
+//! against its children ([`verify::ProofCheck`]).
 //!
 //! Cures for df-pn's known pathologies:
 //! - *Cycles and the graph history interaction* cannot arise: every move burns a square, so the
@@ -44,11 +44,11 @@
 //! times larger (early on, with no territory yet, that is the side to move when the empty squares
 //! are odd in number: it gets the last one if both just fill).
 
+use super::report::{FirstMoves, MoveStatus};
 use super::symmetry::{Blank, Key, Keys, Symmetries};
 use super::table::{may_be_stored, step_bit, Table};
 use super::tempo::Tempo;
 use super::view::{Reading, View};
-use super::{FirstMoves, MoveStatus};
 use crate::bitboard::Bitboard;
 use crate::endgame::area::ring_connected;
 use crate::endgame::{Budget, FillSolver as Endgame};
@@ -58,8 +58,7 @@ use crate::square::Square;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-mod verify;
-pub use verify::ProofCheck;
+pub(super) mod verify;
 
 /// Infinite proof or disproof number: the other number is 0 and the node is settled.
 pub(super) const INF: u32 = u32::MAX;
@@ -854,4 +853,17 @@ fn step_numbers(pos: &Position, to: Square) -> (u32, u32) {
     let other = mobility(!pos.side_to_move());
     let arrows = pos.destination_count(to);
     (1 + other / 4, arrows * (1 + me / 4))
+}
+
+/// Test support: stores `(pn, dn)` for whole-move position `at` in `table`, as the search keys it
+/// (what a lost or a falsely matched entry looks like to the proof check).
+#[cfg(test)]
+pub(super) fn overwrite(table: &Table, at: &Position, pn: u32, dn: u32) {
+    let never = AtomicBool::new(false);
+    let shared = Shared::unlimited(&never);
+    let mut endgame = crate::endgame::FillSolver::new();
+    let mut search = Search::new(at, table, &mut endgame, &shared, 0, Duration::MAX, None);
+    let keys = search.sym.keys(at);
+    let (key, _) = search.whole_key(at, &keys);
+    table.put(key, pn, dn, 1 << 20, 0);
 }

@@ -5,13 +5,15 @@
 //! last line, `result: win MOVE`, `result: loss` or
 //! `result: unknown`. The first Ctrl-C stops the search and prints what is known so far.
 //! With `--guide`, a `guide:` line gives the tree search's ranking (its time is not counted in
-//! `--time`) and one more line reports each try of a candidate (see [`super::guide`]).
+//! `--time`) and one more line reports each try of a candidate (see [`crate::solver::guide`]).
 
-use super::guide::{distinct_legal, Attempt, Guide, Outcome, FIRST_BUDGET};
-use super::{oracle, FirstMoves, Limits, MoveStatus, ProofCheck, ProofSolver, Verdict};
-use crate::matches::interrupt;
+pub mod oracle;
+
+use super::interrupt;
 use crate::mv::Move;
 use crate::position::{parse_dims, Position};
+use crate::solver::guide::{distinct_legal, Attempt, Guide, Outcome, FIRST_BUDGET};
+use crate::solver::{FirstMoves, Limits, MoveStatus, ProofCheck, ProofSolver, Verdict};
 use clap::Args;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};

@@ -1,13 +1,19 @@
-//! The `hippolyta match` command line, and its checks.
+//! `hippolyta match`: the command line, its checks, and the run with progress on stderr and the
+//! summary on stdout (the match itself is the `matches` library).
 
-use super::clock::{parse_seconds, ClockReport, TimeControl};
-use super::engine_spec::EngineSpec;
-use super::openings::{Opening, OpeningBook};
-use super::referee::GameSettings;
-use super::runner::MatchConfig;
-use super::sprt::Sprt;
+use super::interrupt;
+use crate::matches;
+use crate::matches::clock::{parse_seconds, ClockReport, TimeControl};
+use crate::matches::engine_spec::EngineSpec;
+use crate::matches::openings::{Opening, OpeningBook};
+use crate::matches::referee::GameSettings;
+use crate::matches::runner::MatchConfig;
+use crate::matches::sprt::Sprt;
 use clap::Args;
+use std::fs::{self, File};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// Options of `hippolyta match`.
 #[derive(Args, Debug, Clone)]
@@ -173,5 +179,74 @@ impl MatchArgs {
             sprt,
             restart: self.restart,
         })
+    }
+}
+
+/// Runs `hippolyta match` with parsed options: progress on stderr, the summary on stdout.
+pub fn run(args: &MatchArgs) -> ExitCode {
+    match run_checked(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hippolyta match: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_checked(args: &MatchArgs) -> Result<(), String> {
+    if let Some(files) = &args.merge {
+        let sprt = match &args.sprt {
+            Some(words) => Some(matches::sprt::Sprt::parse(words).map_err(|e| e.to_string())?),
+            None => None,
+        };
+        print!("{}", matches::merge::merge(files, sprt)?.summary());
+        return Ok(());
+    }
+    let cfg = args.to_config()?;
+    if let Some(dir) = &args.sgf_out {
+        fs::create_dir_all(dir).map_err(|e| format!("--sgf-out {}: {e}", dir.display()))?;
+    }
+    let mut jsonl = match &args.jsonl {
+        Some(path) => {
+            Some(File::create(path).map_err(|e| format!("--jsonl {}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    interrupt::install();
+    let tty = std::io::stderr().is_terminal();
+    let controls = cfg.settings.controls;
+    let mut write_error: Option<String> = None;
+    let mut on_game = |fg: &matches::runner::FinishedGame, tally: &matches::tally::Tally| {
+        let progress = matches::report::progress_line(tally, cfg.games, cfg.sprt.as_ref());
+        if tty {
+            eprint!("\r\x1b[2K{progress}");
+        } else {
+            eprintln!("{}", matches::report::game_line(fg, tally));
+            eprintln!("{progress}");
+        }
+        if let Some(dir) = &args.sgf_out {
+            let path = dir.join(format!("game-{:05}.sgf", fg.index + 1));
+            if let Err(e) = fs::write(&path, matches::report::sgf_record(fg, tally, &controls)) {
+                write_error.get_or_insert(format!("cannot write {}: {e}", path.display()));
+            }
+        }
+        if let Some(f) = jsonl.as_mut() {
+            if let Err(e) = writeln!(f, "{}", matches::report::game_json(fg, tally, &controls)) {
+                write_error.get_or_insert(format!("cannot write the JSON lines: {e}"));
+            }
+        }
+    };
+    let result = matches::runner::run_match(&cfg, interrupt::flag(), &mut on_game)?;
+    if tty {
+        eprintln!();
+    }
+    print!("{}", matches::report::summary(&cfg, &result));
+    if let Some(f) = jsonl.as_mut() {
+        writeln!(f, "{}", matches::report::summary_json(&cfg, &result))
+            .map_err(|e| format!("cannot write the JSON lines: {e}"))?;
+    }
+    match write_error {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
 }

@@ -12,9 +12,9 @@
 //! The amazons stand on random squares of the region; the rest of the board is burnt, and the
 //! board edge works as a wall.
 
-use super::area::Area;
 use crate::bitboard::Bitboard;
 use crate::color::Color;
+use crate::endgame::area::Area;
 use crate::position::{Piece, Position};
 use rand::Rng;
 

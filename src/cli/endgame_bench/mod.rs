@@ -1,18 +1,21 @@
 //! `hippolyta endgame-bench`: time to solve random one-side regions of 10, 15, 20 and 25 empty
-//! squares (see [`super::random`] for how they are grown), the regions of random games at the
+//! squares (see [`random`] for how they are grown), the regions of random games at the
 //! moment they become decided, and the cost of region splitting on mid- and endgame positions.
 //!
 //! Each region is solved by a solver whose table was cleared first (not timed), so no region
 //! profits from an earlier one; the time covers the greedy bound and the proof.
 
-use super::area::{greedy_fill, Area};
-use super::random::{random_shape, Shape};
-use super::{Budget, FillSolver};
+pub mod random;
+
+use crate::endgame::area::{greedy_fill, Area};
+use crate::endgame::{Budget, FillSolver};
 use crate::position::Position;
 use crate::regions::{is_decided, RegionKind, Regions};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
+use random::{random_shape, Shape};
 use std::fmt;
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// Region sizes (empty squares) the benchmark measures by default.
@@ -215,8 +218,14 @@ fn time_split(positions: &[Position]) -> SplitReport {
     }
 }
 
+/// Runs `hippolyta endgame-bench`: the report on stdout.
+pub fn run(args: BenchArgs) -> ExitCode {
+    print!("{}", measure(args.into()));
+    ExitCode::SUCCESS
+}
+
 /// Runs the benchmark.
-pub fn run(config: BenchConfig) -> BenchReport {
+pub fn measure(config: BenchConfig) -> BenchReport {
     let mut rng = StdRng::seed_from_u64(config.seed);
     let mut solver = FillSolver::new();
     let sizes = config

@@ -1,5 +1,5 @@
 //! First moves ranked by the engine's tree search, for the guided root (`hippolyta solve
-//! --guide`, see [`super::guide`]).
+//! --guide`, see [`crate::solver::guide`]).
 //!
 //! The Monte Carlo search with the default weights, the solver off, a fixed seed and one thread,
 //! so the same playouts give the same ranking and a guided solve with one thread repeats node for
