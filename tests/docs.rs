@@ -8,7 +8,6 @@
 //! `| grep WORD`. The lines after a command are its expected standard output, line by line, where
 //! `…` stands for any text (times, rates). A command with no expected lines must just succeed.
 
-use hippolyta::matches::shell_words;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -303,7 +302,7 @@ fn pipe(lines: Vec<String>, stage: &[String], at: &str) -> Vec<String> {
 
 /// Runs one example command line and returns its (piped) standard output lines.
 fn run_example(command: &str, dir: &Path, at: &str) -> Vec<String> {
-    let words = shell_words::split(command).unwrap_or_else(|e| panic!("{at}: {e:?}"));
+    let words = shlex::split(command).unwrap_or_else(|| panic!("{at}: unbalanced quotes"));
     let mut stages = words.split(|w| w == "|");
     let argv = stages.next().unwrap();
     assert_eq!(argv[0], "hippolyta", "{at}: examples run hippolyta");

@@ -5,11 +5,15 @@
 mod cli_support;
 
 use cli_support::{scratch, text};
-use hippolyta::matches::shell_words::quote;
 use hippolyta::sgf;
 use std::fs;
 use std::path::PathBuf;
 use std::process::{Command, Output};
+
+/// `word` quoted for an `--engine` command line.
+fn quote(word: &str) -> String {
+    shlex::try_quote(word).unwrap().into_owned()
+}
 
 /// The fake engine: the example `fake_engine`, which `cargo test` builds beside this test's
 /// directory (`target/<profile>/examples`).

@@ -165,3 +165,103 @@ fn protocol_md_lists_every_option() {
         assert!(md.contains(&row), "protocol.md's option table lacks {row}");
     }
 }
+
+/// The cells of a Markdown table row, trimmed, without the outer pipes; `\|` stays inside a cell.
+fn cells(row: &str) -> Vec<String> {
+    let inner = row.trim().trim_start_matches('|').trim_end_matches('|');
+    let mut out = vec![String::new()];
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&'|') => {
+                out.last_mut().unwrap().push('|');
+                chars.next();
+            }
+            '|' => out.push(String::new()),
+            c => out.last_mut().unwrap().push(c),
+        }
+    }
+    out.iter().map(|c| c.trim().to_string()).collect()
+}
+
+/// (option, default) for every row of protocol.md's option table, whose header is
+/// `| option | flag | values | default | meaning |`; backquotes are dropped.
+fn documented_defaults(md: &str) -> Vec<(String, String)> {
+    let mut lines = md.lines().skip_while(|l| !l.starts_with("| option |"));
+    let header = cells(lines.next().expect("protocol.md has no option table"));
+    assert_eq!(header, ["option", "flag", "values", "default", "meaning"]);
+    assert!(lines.next().is_some_and(|l| l.starts_with("| ---")));
+    lines
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let c = cells(l);
+            assert_eq!(c.len(), 5, "option table row {l:?}");
+            (c[0].trim_matches('`').into(), c[3].trim_matches('`').into())
+        })
+        .collect()
+}
+
+/// What is wrong with the documented defaults against `list_options` (`= name value` lines):
+/// each option's documented default must be what it lists, and every listed option documented.
+fn wrong_defaults(documented: &[(String, String)], listed: &str) -> Vec<String> {
+    let listed: Vec<(&str, &str)> = listed
+        .trim()
+        .trim_start_matches("= ")
+        .lines()
+        .map(|l| l.split_once(' ').unwrap_or((l, "")))
+        .collect();
+    let mut wrong = Vec::new();
+    for (name, value) in &listed {
+        match documented.iter().find(|(n, _)| n == name) {
+            Some((_, d)) if d == value => {}
+            Some((_, d)) => wrong.push(format!("{name}: protocol.md says {d}, the engine {value}")),
+            None => wrong.push(format!("{name}: not in protocol.md's option table")),
+        }
+    }
+    for (name, _) in documented {
+        if !listed.iter().any(|(n, _)| n == name) {
+            wrong.push(format!(
+                "{name}: documented, but list_options does not show it"
+            ));
+        }
+    }
+    wrong
+}
+
+/// The defaults in protocol.md's option table are what `list_options` shows an engine started
+/// without flags.
+#[test]
+fn protocol_md_option_defaults_are_the_engines() {
+    let md = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
+    let documented = documented_defaults(&md);
+    assert!(documented.len() >= 10, "{documented:?}");
+    let (listed, status) = protocol_support::run(&[], b"list_options\n");
+    assert!(status.success());
+    assert_eq!(wrong_defaults(&documented, &listed), Vec::<String>::new());
+    // A wrong default in the table is caught: the memory row's 512 made 256.
+    let row = md.lines().find(|l| l.starts_with("| `memory` |")).unwrap();
+    let bad = md.replace(row, &row.replacen(" | 512 | ", " | 256 | ", 1));
+    assert_ne!(bad, md);
+    assert_eq!(
+        wrong_defaults(&documented_defaults(&bad), &listed),
+        ["memory: protocol.md says 256, the engine 512"]
+    );
+    // So is a default in backquotes, and an option missing from the table.
+    let bad = md.replace(
+        "| `mcts` | what chooses the moves |",
+        "| `greedy` | what chooses the moves |",
+    );
+    assert_eq!(
+        wrong_defaults(&documented_defaults(&bad), &listed),
+        ["player: protocol.md says greedy, the engine mcts"]
+    );
+    let bad: String = md
+        .lines()
+        .filter(|l| !l.starts_with("| `ponder` |"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        wrong_defaults(&documented_defaults(&bad), &listed),
+        ["ponder: not in protocol.md's option table"]
+    );
+}

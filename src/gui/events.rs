@@ -3,7 +3,8 @@
 //! [`MIN_ANALYSIS_GAP`] (ten a second) whatever the search reports, so the page stays responsive.
 
 use crossbeam::channel::{bounded, Receiver, Sender, TrySendError};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use parking_lot::Mutex;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Most pages streaming at once.
@@ -21,12 +22,6 @@ pub struct Events {
     last_analysis: Mutex<Option<Instant>>,
 }
 
-/// Locks `m`; a panic elsewhere while it was held leaves data that is still whole here (a list
-/// of senders, an instant, a published state), so poisoning is ignored.
-pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 /// One Server-Sent Event of type `kind` whose data is one line of JSON.
 pub fn format(kind: &str, json: &str) -> Arc<str> {
     debug_assert!(!json.contains('\n'));
@@ -36,7 +31,7 @@ pub fn format(kind: &str, json: &str) -> Arc<str> {
 impl Events {
     /// A new subscriber, given `first` before anything else; `None` when there are too many.
     pub fn subscribe(&self, first: Arc<str>) -> Option<Receiver<Arc<str>>> {
-        let mut subs = lock(&self.subscribers);
+        let mut subs = self.subscribers.lock();
         if subs.len() >= MAX_SUBSCRIBERS {
             // Prune readers that went away since the last broadcast (a comment line is ignored
             // by the pages that are still there).
@@ -66,7 +61,7 @@ impl Events {
     /// [`Events::analysis`] at time `now`.
     fn analysis_at(&self, json: &str, now: Instant) -> bool {
         {
-            let mut last = lock(&self.last_analysis);
+            let mut last = self.last_analysis.lock();
             if last.is_some_and(|t| now.duration_since(t) < MIN_ANALYSIS_GAP) {
                 return false;
             }
@@ -78,15 +73,17 @@ impl Events {
 
     /// Number of subscribers.
     pub fn count(&self) -> usize {
-        lock(&self.subscribers).len()
+        self.subscribers.lock().len()
     }
 
     fn broadcast(&self, event: Arc<str>) {
         // A full queue means the reader stalled: drop it rather than block the engine.
-        lock(&self.subscribers).retain(|s| match s.try_send(event.clone()) {
-            Ok(()) => true,
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
-        });
+        self.subscribers
+            .lock()
+            .retain(|s| match s.try_send(event.clone()) {
+                Ok(()) => true,
+                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
+            });
     }
 }
 

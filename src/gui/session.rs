@@ -8,7 +8,7 @@
 //! the whole state is published as one JSON object: readers take it from the handle, and every
 //! open page gets it on the event stream.
 
-use super::events::{self, lock, Events};
+use super::events::{self, Events};
 use super::timing;
 use super::view;
 use crate::color::Color;
@@ -20,8 +20,9 @@ use crate::position::Position;
 use crate::sgf;
 use crate::time::{Clock, TimeControl};
 use crossbeam::channel::{bounded, never, select, unbounded, Receiver, RecvTimeoutError, Sender};
+use parking_lot::Mutex;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Time between analysis reports asked of the search (the event stream thins them further).
@@ -134,7 +135,7 @@ impl Handle {
 
     /// The current state, as JSON.
     pub fn state(&self) -> String {
-        let guard = lock(&self.shared.state);
+        let guard = self.shared.state.lock();
         let (state, published) = (&guard.0, guard.1);
         aged(state, published)
     }
@@ -142,7 +143,7 @@ impl Handle {
     /// An event stream starting with the current state; `None` when too many pages are open.
     pub fn subscribe(&self) -> Option<Receiver<Arc<str>>> {
         // Under the state lock, so that no state published meanwhile is missed.
-        let guard = lock(&self.shared.state);
+        let guard = self.shared.state.lock();
         let (state, published) = (&guard.0, guard.1);
         self.shared
             .events
@@ -736,7 +737,7 @@ impl State {
             )
             .finish();
         let state: Arc<str> = Arc::from(state);
-        let mut shared = lock(&self.shared.state);
+        let mut shared = self.shared.state.lock();
         *shared = (state.clone(), Instant::now());
         self.shared.events.state(&state);
         state

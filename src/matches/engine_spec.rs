@@ -11,7 +11,6 @@
 //! The second form is recognised when every word is `key=value` with one of those keys.
 
 use super::clock::{ParseTimeError, TimeControl};
-use super::shell_words::{self, SplitError};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -33,8 +32,8 @@ pub struct EngineSpec {
 /// An `--engine` argument that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineSpecError {
-    /// Quoting error in the argument or in its `cmd=` value.
-    Split(SplitError),
+    /// Unclosed quote or trailing backslash in the argument or in its `cmd=` value.
+    Split,
     /// No program was given.
     NoCommand,
     /// A key was given twice.
@@ -48,7 +47,10 @@ pub enum EngineSpecError {
 impl fmt::Display for EngineSpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineSpecError::Split(e) => write!(f, "bad engine command: {e}"),
+            EngineSpecError::Split => write!(
+                f,
+                "bad engine command: unclosed quote or lone trailing backslash in command line"
+            ),
             EngineSpecError::NoCommand => write!(f, "bad engine command: no program given"),
             EngineSpecError::Repeated(k) => write!(f, "bad engine command: '{k}=' given twice"),
             EngineSpecError::Time(e) => write!(f, "bad engine time control: {e}"),
@@ -66,7 +68,7 @@ const KEYS: [&str; 6] = ["cmd", "name", "dir", "stderr", "tc", "st"];
 impl EngineSpec {
     /// Parses an `--engine` argument (see the module documentation).
     pub fn parse(arg: &str) -> Result<EngineSpec, EngineSpecError> {
-        let words = shell_words::split(arg).map_err(EngineSpecError::Split)?;
+        let words = shlex::split(arg).ok_or(EngineSpecError::Split)?;
         let keyed = !words.is_empty()
             && words
                 .iter()
@@ -89,9 +91,7 @@ impl EngineSpec {
                 }
                 seen.push(k);
                 match k {
-                    "cmd" => {
-                        spec.command = shell_words::split(v).map_err(EngineSpecError::Split)?
-                    }
+                    "cmd" => spec.command = shlex::split(v).ok_or(EngineSpecError::Split)?,
                     "name" => spec.name = Some(v.to_string()),
                     "dir" => spec.dir = Some(PathBuf::from(v)),
                     "tc" | "st" => {
@@ -119,7 +119,8 @@ impl EngineSpec {
     pub fn command_line(&self) -> String {
         self.command
             .iter()
-            .map(|w| shell_words::quote(w))
+            // A word with a NUL byte cannot be quoted, nor passed to a program: shown as it is.
+            .map(|w| shlex::try_quote(w).unwrap_or(w.into()))
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -179,9 +180,67 @@ mod tests {
             EngineSpec::parse("cmd=a cmd=b"),
             Err(EngineSpecError::Repeated("cmd".into()))
         );
-        assert!(matches!(
-            EngineSpec::parse("cmd='a"),
-            Err(EngineSpecError::Split(_))
-        ));
+        assert_eq!(EngineSpec::parse("cmd='a"), Err(EngineSpecError::Split));
+        for bad in ["a 'b", "a \"b", "a \\", "cmd='a", "cmd=\"a"] {
+            let e = EngineSpec::parse(bad).unwrap_err();
+            assert_eq!(e, EngineSpecError::Split, "{bad}");
+            assert_eq!(
+                e.to_string(),
+                "bad engine command: unclosed quote or lone trailing backslash in command line"
+            );
+        }
+    }
+
+    /// Command lines are split like a POSIX shell does (quotes and backslashes only).
+    #[test]
+    fn splits_like_a_shell() {
+        let words = |line: &str| shlex::split(line).unwrap();
+        assert_eq!(words("  a  b\tc "), ["a", "b", "c"]);
+        assert_eq!(
+            words("prog --opt 'a b' \"c d\""),
+            ["prog", "--opt", "a b", "c d"]
+        );
+        assert_eq!(words(r"a\ b c"), ["a b", "c"]);
+        assert_eq!(words(r#"x"y"'z' "#), ["xyz"]);
+        assert_eq!(words(r#"'' "" a"#), ["", "", "a"]);
+        assert_eq!(words(r#""a\"b\\c\d""#), [r#"a"b\c\d"#]);
+        assert_eq!(words(r"'it\s'"), [r"it\s"]);
+        assert_eq!(words("a \\\nb"), ["a", "b"]);
+        assert!(words("   ").is_empty());
+        // As in a shell, a word that starts with `#` begins a comment.
+        assert_eq!(words("prog --x #1 2"), ["prog", "--x"]);
+        // The engine command lines of docs/matches.md.
+        let s = EngineSpec::parse("name=new cmd='target/release/hippolyta --threads 1'").unwrap();
+        assert_eq!(s.command, ["target/release/hippolyta", "--threads", "1"]);
+        let s =
+            EngineSpec::parse("name=one cmd='hippolyta --player random --seed 1' st=1").unwrap();
+        assert_eq!(
+            s.command,
+            ["hippolyta", "--player", "random", "--seed", "1"]
+        );
+        assert_eq!(s.name.as_deref(), Some("one"));
+        let s = EngineSpec::parse("hippolyta --player random --seed 2").unwrap();
+        assert_eq!(
+            s.command,
+            ["hippolyta", "--player", "random", "--seed", "2"]
+        );
+    }
+
+    #[test]
+    fn quoted_words_split_back() {
+        for w in [
+            "plain", "", "a b", "it's", "$HOME", "x\"y", "a\\b", "--size=8",
+        ] {
+            let quoted = shlex::try_quote(w).unwrap();
+            assert_eq!(shlex::split(&quoted).unwrap(), [w], "{w}");
+        }
+        let s = EngineSpec {
+            command: vec!["prog".into(), "a b".into(), "".into()],
+            name: None,
+            dir: None,
+            stderr: None,
+            control: None,
+        };
+        assert_eq!(shlex::split(&s.command_line()).unwrap(), s.command);
     }
 }

@@ -5,7 +5,7 @@
 //! core. The runner reports scores, Elo with a 95% interval, LOS and forfeits, can stop on an SPRT,
 //! and writes SGF records and JSON lines.
 //!
-//! Files: `engine_spec` (the `--engine` argument), `shell_words` (splitting command lines),
+//! Files: `engine_spec` (the `--engine` argument, split by the `shlex` crate),
 //! `engine_process` (subprocess and GTP client), `clock` (time controls), `openings`, `referee`
 //! (one game), `outcome` (how games end), `tally` (the score), `stats` (Elo, LOS), `sprt`,
 //! `runner` (workers and the match loop), `report` (text, JSON, SGF), `merge` (`--merge`: the
@@ -20,7 +20,6 @@ pub mod outcome;
 pub mod referee;
 pub mod report;
 pub mod runner;
-pub mod shell_words;
 pub mod sprt;
 pub mod stats;
 pub mod tally;

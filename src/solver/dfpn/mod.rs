@@ -762,6 +762,18 @@ fn numbers(children: &[Child], salt: u64) -> (u32, u32, usize, u32, u32) {
     (pn, dn, best, p2, others)
 }
 
+/// Queen mobility (destinations, not counting arrows) of the side to move and of its opponent.
+#[inline]
+fn mobilities(pos: &Position) -> (u32, u32) {
+    let mobility = |c| -> u32 {
+        pos.amazons(c)
+            .iter()
+            .map(|a| pos.destination_count(a))
+            .sum()
+    };
+    (mobility(pos.side_to_move()), mobility(!pos.side_to_move()))
+}
+
 /// Initial numbers of an unsettled leaf from queen mobility (destinations, not counting arrows):
 /// refuting the side to move is harder the more it can move (dn: one per queen step, each a
 /// child to refute), proving its win is harder the more the opponent can move (pn). With split
@@ -804,14 +816,7 @@ fn numbers(children: &[Child], salt: u64) -> (u32, u32, usize, u32, u32) {
 /// the ray ends' are chains (docs/results.md).
 #[inline]
 fn initial_numbers(pos: &Position) -> (u32, u32) {
-    let mobility = |c| -> u32 {
-        pos.amazons(c)
-            .iter()
-            .map(|a| pos.destination_count(a))
-            .sum()
-    };
-    let me = mobility(pos.side_to_move());
-    let other = mobility(!pos.side_to_move());
+    let (me, other) = mobilities(pos);
     (1 + other / 4, 1 + me)
 }
 
@@ -843,14 +848,7 @@ fn initial_numbers(pos: &Position) -> (u32, u32) {
 /// left the 5x5 start unsettled after 120 s (variants in docs/results.md).
 #[inline]
 fn step_numbers(pos: &Position, to: Square) -> (u32, u32) {
-    let mobility = |c| -> u32 {
-        pos.amazons(c)
-            .iter()
-            .map(|a| pos.destination_count(a))
-            .sum()
-    };
-    let me = mobility(pos.side_to_move());
-    let other = mobility(!pos.side_to_move());
+    let (me, other) = mobilities(pos);
     let arrows = pos.destination_count(to);
     (1 + other / 4, arrows * (1 + me / 4))
 }
