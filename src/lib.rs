@@ -36,6 +36,7 @@ pub mod sgf;
 pub mod shard;
 pub mod solver;
 pub mod square;
+pub mod symmetry;
 pub mod territory;
 pub mod time;
 pub mod zobrist;

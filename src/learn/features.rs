@@ -171,9 +171,9 @@ impl MoveFeatures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::symmetry::Symmetry;
     use crate::mcts::ordering::{Orderer, Ranking};
     use crate::mcts::SearchParams;
+    use crate::symmetry::Symmetry;
     use rand::SeedableRng;
 
     fn features_of(pos: &Position, text: &str) -> FeatureVector {
@@ -255,7 +255,7 @@ mod tests {
             let g = MoveFeatures::new(&image);
             for &m in moves.iter().step_by(5) {
                 let a = f.of(&pos, m);
-                let b = g.of(&image, s.mv(m, 10));
+                let b = g.of(&image, s.mv(m, 10, 10));
                 assert_eq!(a, b, "{s:?} {m}");
                 assert_eq!(score(&w, &a), score(&w, &b));
             }

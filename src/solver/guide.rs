@@ -18,7 +18,7 @@
 //! where every first move must be refuted anyway (a lost root) the candidates' work is part of the
 //! proof.
 
-use super::symmetry::Symmetries;
+use super::keys::Symmetries;
 use super::{FirstMoves, Limits, Progress, ProofSolver, SolveReport, Verdict};
 use crate::mv::Move;
 use crate::position::Position;

@@ -1,7 +1,7 @@
 //! Proving whole positions: who wins with perfect play, and a winning move.
 //!
 //! Depth-first proof-number search (`dfpn`) over the full game, with a transposition table
-//! keyed by position up to board symmetry (`symmetry`). The regions (`view`, with the exact
+//! keyed by position up to board symmetry (`keys`). The regions (`view`, with the exact
 //! endgame solver for one-side regions) settle leaves without search when their bounds decide
 //! them, and let keys and moves ignore how the territories are filled. A proof can be checked
 //! afterwards, position by position ([`ProofSolver::check_proof`]).
@@ -10,8 +10,8 @@
 
 mod dfpn;
 pub mod guide;
+mod keys;
 mod report;
-mod symmetry;
 mod table;
 mod tempo;
 mod view;

@@ -42,7 +42,7 @@
 //! hash of another position (some one chance in ten per 6x4 proof); the second hash left every
 //! node count as it was (docs/results.md).
 
-use super::symmetry::Key;
+use super::keys::Key;
 use super::zeroed::{Zeroable, Zeroed};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 

@@ -44,8 +44,8 @@
 //! times larger (early on, with no territory yet, that is the side to move when the empty squares
 //! are odd in number: it gets the last one if both just fill).
 
+use super::keys::{Blank, Key, Keys, Symmetries};
 use super::report::{FirstMoves, MoveStatus};
-use super::symmetry::{Blank, Key, Keys, Symmetries};
 use super::table::{may_be_stored, step_bit, Table};
 use super::tempo::Tempo;
 use super::view::{Reading, View};

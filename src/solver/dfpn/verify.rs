@@ -17,7 +17,7 @@
 
 use super::{Child, Half, Search, INF};
 use crate::position::Position;
-use crate::solver::symmetry::{Key, Keys};
+use crate::solver::keys::{Key, Keys};
 use crate::solver::view::{Reading, View};
 use crate::square::Square;
 use std::collections::HashMap;

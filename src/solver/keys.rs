@@ -1,5 +1,6 @@
-//! Board symmetries: the solver's table key is the smallest of a position's hashes under every
-//! symmetry of its board (4 on a rectangle, 8 on a square), so mirrored and rotated positions,
+//! The table's keys up to the board's symmetries (`crate::symmetry`): the solver's table key is
+//! the smallest of a position's hashes under every symmetry of its board (4 on a rectangle, 8 on a
+//! square), so mirrored and rotated positions,
 //! which have the same value, share one entry.
 //!
 //! The rules do not care about colour either: a position and its image with the colours swapped
@@ -39,6 +40,7 @@ use crate::color::Color;
 use crate::mv::Move;
 use crate::position::Position;
 use crate::square::{Square, NUM_INDICES};
+use crate::symmetry::Symmetry;
 use crate::zobrist::{ARROW, BLACK_TO_MOVE, PIECE};
 
 /// Lanes: up to eight symmetries (the board's and, on a rectangle, their colour-swapped images).
@@ -128,29 +130,22 @@ impl Symmetries {
     /// The symmetries of `pos`'s board.
     pub fn of(pos: &Position) -> Symmetries {
         let (w, h) = (pos.width(), pos.height());
-        type Map = fn(usize, usize, usize, usize) -> (usize, usize);
-        let mut kinds: Vec<Map> = vec![
-            |f, r, _, _| (f, r),
-            |f, r, w, _| (w - 1 - f, r),
-            |f, r, _, h| (f, h - 1 - r),
-            |f, r, w, h| (w - 1 - f, h - 1 - r),
-        ];
-        if w == h {
-            kinds.extend([
-                (|f, r, _, _| (r, f)) as Map,
-                |f, r, w, _| (w - 1 - r, w - 1 - f),
-                |f, r, w, _| (r, w - 1 - f),
-                |f, r, w, _| (w - 1 - r, f),
-            ]);
-        }
-        let maps = kinds
+        // The lanes' order: the board's symmetries with the transposing ones in the order the
+        // table was first keyed in (the order changes no key, which is a minimum over lanes).
+        let order: &[u8] = if w == h {
+            &[0, 1, 2, 3, 4, 7, 5, 6]
+        } else {
+            &[0, 1, 2, 3]
+        };
+        let maps = order
             .iter()
-            .map(|map| {
+            .map(|&k| {
+                let sym = Symmetry::of_board(w, h)[k as usize];
                 let mut m = [0u8; NUM_INDICES];
                 for r in 0..h {
                     for f in 0..w {
-                        let (f2, r2) = map(f, r, w, h);
-                        m[Square::new(f, r).index()] = Square::new(f2, r2).index() as u8;
+                        let sq = Square::new(f, r);
+                        m[sq.index()] = sym.square(sq, w, h).index() as u8;
                     }
                 }
                 m
