@@ -5,6 +5,7 @@
 //! speeds printed with it are the machine's and vary from run to run.
 
 use crate::engine::{Engine, Go};
+use crate::eval::win_probability;
 use crate::player_kind::PlayerKind;
 use crate::position::Position;
 use crate::settings::Settings;
@@ -51,7 +52,7 @@ impl Default for BenchOptions {
 }
 
 /// Totals of a bench run.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct BenchResult {
     /// Positions visited (tree nodes walked plus playout moves), the signature at one thread.
     pub nodes: u64,
@@ -59,6 +60,26 @@ pub struct BenchResult {
     pub playouts: u64,
     /// Search time.
     pub elapsed: Duration,
+    /// Cost of one evaluation of a playout cut-off with the chosen weights, nanoseconds (the
+    /// machine's, like the speeds).
+    pub eval_ns: f64,
+    /// Cost of one linear evaluation, nanoseconds, for comparison.
+    pub linear_eval_ns: f64,
+}
+
+/// Nanoseconds per call of `f` over `positions`, from enough calls to take about 50 ms.
+fn time_per_eval(positions: &[Position], f: impl Fn(&Position) -> f32) -> f64 {
+    let mut calls = 0u64;
+    let start = Instant::now();
+    let mut sink = 0.0f32;
+    while start.elapsed() < Duration::from_millis(50) {
+        for p in positions {
+            sink += f(std::hint::black_box(p));
+            calls += 1;
+        }
+    }
+    std::hint::black_box(sink);
+    start.elapsed().as_nanos() as f64 / calls.max(1) as f64
 }
 
 /// Runs the bench, writing one line per position and the totals to `out`. The searches go
@@ -78,7 +99,7 @@ pub fn run(options: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchResul
         playouts: Some(options.playouts),
         player: PlayerKind::Mcts,
         resign: None,
-        weights: options.weights,
+        weights: options.weights.clone(),
         // The signature measures the tree search alone.
         solver_empty: 0,
         ..Settings::default()
@@ -121,6 +142,21 @@ pub fn run(options: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchResul
     writeln!(out, "Playouts/second: {:.0}", total.playouts as f64 / secs)?;
     writeln!(out, "Nodes searched: {}", total.nodes)?;
     writeln!(out, "Nodes/second: {:.0}", total.nodes as f64 / secs)?;
+    let params = options.weights.search_params();
+    total.linear_eval_ns = time_per_eval(&positions, |p| win_probability(p, &params.eval));
+    total.eval_ns = match &params.net {
+        Some(net) => time_per_eval(&positions, |p| net.win_probability(p, &params.eval)),
+        None => total.linear_eval_ns,
+    };
+    if params.net.is_some() {
+        writeln!(
+            out,
+            "Evaluation: {:.0} ns (network; linear {:.0} ns)",
+            total.eval_ns, total.linear_eval_ns
+        )?;
+    } else {
+        writeln!(out, "Evaluation: {:.0} ns (linear)", total.eval_ns)?;
+    }
     Ok(total)
 }
 

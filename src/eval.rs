@@ -122,7 +122,12 @@ pub fn win_probability(pos: &Position, params: &EvalParams) -> f32 {
 /// Evaluates `pos` for the side to move.
 #[inline]
 pub fn evaluate(pos: &Position, params: &EvalParams) -> Evaluation {
-    let t = terms(pos, params);
+    evaluation_of(&terms(pos, params), params)
+}
+
+/// The score and phase the terms `t` give.
+#[inline]
+pub fn evaluation_of(t: &Terms, params: &EvalParams) -> Evaluation {
     let phase = (t.w / params.phase_norm).min(1.0);
     let t1_weight = 1.0 + (params.t1_open - 1.0) * phase;
     let score = t1_weight * t.t1
@@ -158,26 +163,57 @@ unsafe fn terms_popcnt(pos: &Position, params: &EvalParams) -> Terms {
     terms_impl(pos, params)
 }
 
+/// The four distance maps the evaluation is built on, for the side to move (`me`) and the
+/// opponent (`op`).
+#[derive(Clone, Copy, Debug)]
+pub struct Maps {
+    /// Queen distances of the side to move.
+    pub q_me: DistanceMap,
+    /// Queen distances of the opponent.
+    pub q_op: DistanceMap,
+    /// King distances of the side to move.
+    pub k_me: DistanceMap,
+    /// King distances of the opponent.
+    pub k_op: DistanceMap,
+}
+
+impl Maps {
+    /// The maps of `pos`.
+    #[inline(always)]
+    pub fn of(pos: &Position) -> Maps {
+        let me = pos.side_to_move();
+        Maps {
+            q_me: queen_distances(pos, me),
+            q_op: queen_distances(pos, !me),
+            k_me: king_distances(pos, me),
+            k_op: king_distances(pos, !me),
+        }
+    }
+}
+
 #[inline(always)]
 fn terms_impl(pos: &Position, params: &EvalParams) -> Terms {
+    terms_from_maps(pos, params, &Maps::of(pos))
+}
+
+/// The evaluation terms of `pos` from its maps (for callers that use the maps too).
+#[inline(always)]
+pub fn terms_from_maps(pos: &Position, params: &EvalParams, m: &Maps) -> Terms {
     let me = pos.side_to_move();
-    let q_me = queen_distances(pos, me);
-    let q_op = queen_distances(pos, !me);
-    let k_me = king_distances(pos, me);
-    let k_op = king_distances(pos, !me);
-    let (cq_me, cq_op) = (cumulative(&q_me), cumulative(&q_op));
-    let (ck_me, ck_op) = (cumulative(&k_me), cumulative(&k_op));
-    let (mine, theirs, ties) = race(&q_me, &q_op, &cq_me, &cq_op);
+    let (q_me, q_op, k_me, k_op) = (&m.q_me, &m.q_op, &m.k_me, &m.k_op);
+    let (cq_me, cq_op) = (cumulative(q_me), cumulative(q_op));
+    let (ck_me, ck_op) = (cumulative(k_me), cumulative(k_op));
+    let (mine, theirs, ties) = race(q_me, q_op, &cq_me, &cq_op);
     let t1 = mine - theirs + params.kappa * ties;
-    let (mine, theirs, ties) = race(&k_me, &k_op, &ck_me, &ck_op);
+    let (mine, theirs, ties) = race(k_me, k_op, &ck_me, &ck_op);
     let t2 = mine - theirs + params.kappa * ties;
     Terms {
         t1,
         t2,
-        c1: 2.0 * (weighted_area(&q_me) - weighted_area(&q_op)),
-        c2: king_position(&k_me, &k_op, &ck_me, &ck_op),
+        c1: 2.0 * (weighted_area(q_me) - weighted_area(q_op)),
+        c2: king_position(k_me, k_op, &ck_me, &ck_op),
         mobility: mobility_penalty(pos, !me, params) - mobility_penalty(pos, me, params),
-        w: contested(&q_me, &q_op),
+        w: contested(q_me, q_op),
     }
 }
 

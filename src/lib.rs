@@ -22,6 +22,7 @@ pub mod mcts;
 pub mod memory;
 pub mod movegen;
 pub mod mv;
+pub mod net;
 pub mod perft;
 pub mod player;
 pub mod player_kind;

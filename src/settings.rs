@@ -72,7 +72,7 @@ impl Settings {
             threads: self.threads,
             memory_mb: self.memory_mb,
             seed: self.seed,
-            search: self.weights.weights().search_params(),
+            search: self.weights.search_params(),
             solver_empty: self.solver_empty,
         }
     }
@@ -106,6 +106,17 @@ pub struct OptionInfo {
     store: fn(&mut Settings, &str) -> Option<()>,
     /// The current value, as `store` reads it.
     get: fn(&Settings) -> String,
+    /// Why a value `store` refused does not fit, when there is more to say than `values`.
+    reason: fn(&str) -> Option<String>,
+}
+
+fn no_reason(_: &str) -> Option<String> {
+    None
+}
+
+/// A weights file's own error: which file, and what is wrong with it.
+fn weights_reason(value: &str) -> Option<String> {
+    value.parse::<WeightsChoice>().err()
 }
 
 impl OptionInfo {
@@ -113,10 +124,16 @@ impl OptionInfo {
     pub fn set(&self, settings: &mut Settings, value: &str) -> Result<(), OptionError> {
         let value = value.trim();
         let mut next = settings.clone();
-        (self.store)(&mut next, value).ok_or_else(|| OptionError::BadValue {
-            name: self.name,
-            value: value.to_string(),
-            expected: self.values,
+        (self.store)(&mut next, value).ok_or_else(|| match (self.reason)(value) {
+            Some(reason) => OptionError::Refused {
+                name: self.name,
+                reason,
+            },
+            None => OptionError::BadValue {
+                name: self.name,
+                value: value.to_string(),
+                expected: self.values,
+            },
         })?;
         *settings = next;
         Ok(())
@@ -149,6 +166,7 @@ pub const THREADS: OptionInfo = OptionInfo {
         Some(())
     },
     get: |s| s.threads.to_string(),
+    reason: no_reason,
 };
 
 /// The `memory` option.
@@ -160,6 +178,7 @@ pub const MEMORY: OptionInfo = OptionInfo {
         Some(())
     },
     get: |s| s.memory_mb.to_string(),
+    reason: no_reason,
 };
 
 /// The `playouts` option.
@@ -171,6 +190,7 @@ pub const PLAYOUTS: OptionInfo = OptionInfo {
         Some(())
     },
     get: |s| s.playouts.map_or("none".into(), |n| n.to_string()),
+    reason: no_reason,
 };
 
 /// The `resign` option.
@@ -182,6 +202,7 @@ pub const RESIGN: OptionInfo = OptionInfo {
         Some(())
     },
     get: |s| s.resign.map_or("off".into(), |t| t.to_string()),
+    reason: no_reason,
 };
 
 /// The `player` option.
@@ -193,6 +214,7 @@ pub const PLAYER: OptionInfo = OptionInfo {
         Some(())
     },
     get: |s| s.player.name().into(),
+    reason: no_reason,
 };
 
 /// The `seed` option.
@@ -204,6 +226,7 @@ pub const SEED: OptionInfo = OptionInfo {
         Some(())
     },
     get: |s| s.seed.map_or("none".into(), |n| n.to_string()),
+    reason: no_reason,
 };
 
 /// The `move_overhead` option.
@@ -215,6 +238,7 @@ pub const MOVE_OVERHEAD: OptionInfo = OptionInfo {
         Some(())
     },
     get: |s| s.move_overhead.as_millis().to_string(),
+    reason: no_reason,
 };
 
 /// The `ponder` option.
@@ -226,17 +250,19 @@ pub const PONDER: OptionInfo = OptionInfo {
         Some(())
     },
     get: |s| if s.ponder { "on" } else { "off" }.into(),
+    reason: no_reason,
 };
 
 /// The `weights` option.
 pub const WEIGHTS: OptionInfo = OptionInfo {
     name: "weights",
-    values: "builtin or learned",
+    values: WeightsChoice::VALUES,
     store: |s, v| {
         s.weights = v.parse().ok()?;
         Some(())
     },
-    get: |s| s.weights.name().into(),
+    get: |s| s.weights.name(),
+    reason: weights_reason,
 };
 
 /// The `solver_empty` option.
@@ -248,6 +274,7 @@ pub const SOLVER_EMPTY: OptionInfo = OptionInfo {
         Some(())
     },
     get: |s| s.solver_empty.to_string(),
+    reason: no_reason,
 };
 
 /// All options, in the order `list_options` shows them.
@@ -345,6 +372,13 @@ pub enum OptionError {
         /// What it takes.
         expected: &'static str,
     },
+    /// The value names something that cannot be used (a bad weights file).
+    Refused {
+        /// The option.
+        name: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 impl fmt::Display for OptionError {
@@ -364,6 +398,7 @@ impl fmt::Display for OptionError {
                 value,
                 expected,
             } => write!(f, "bad value '{value}' for {name} (expected {expected})"),
+            OptionError::Refused { name, reason } => write!(f, "bad value for {name}: {reason}"),
         }
     }
 }
@@ -427,7 +462,11 @@ mod tests {
             ("seed", "-1", "integer"),
             ("move_overhead", "60001", "0..60000"),
             ("ponder", "perhaps", "on or off"),
-            ("weights", "learned-prior", "builtin or learned"),
+            (
+                "weights",
+                "learned-prior",
+                "weights file 'learned-prior': No such file",
+            ),
             ("solver_empty", "101", "0..100"),
             ("solver_empty", "-1", "0..100"),
             ("colour", "blue", "unknown option"),

@@ -39,7 +39,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         threads: args.threads,
         playouts: args.playouts,
         position,
-        weights: args.weights,
+        weights: args.weights.clone(),
         ..Default::default()
     };
     match bench::run(&options, &mut std::io::stdout().lock()) {

@@ -12,7 +12,9 @@ use std::process::ExitCode;
 /// Flags of `hippolyta selfplay` (defaults from [`SelfplayOptions::default`]).
 #[derive(clap::Args, Debug, Clone)]
 pub struct SelfplayArgs {
-    /// Write the positions (JSON lines, see docs/training.md) to this file.
+    /// Write the positions to this file: compact binary records, or JSON lines if the name ends
+    /// in `.jsonl` (see docs/training.md). An existing file is continued with `--resume`, never
+    /// overwritten.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Games to play (in this shard).
@@ -45,6 +47,9 @@ pub struct SelfplayArgs {
     /// The players' weights.
     #[arg(long, default_value_t = SelfplayOptions::default().weights, value_parser = weights_parser())]
     pub weights: WeightsChoice,
+    /// Continue the run already in `--out` (binary format only) where it stopped.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 impl SelfplayArgs {
@@ -61,7 +66,8 @@ impl SelfplayArgs {
             concurrency: self.concurrency,
             shard: self.shard,
             memory: self.memory,
-            weights: self.weights,
+            weights: self.weights.clone(),
+            resume: self.resume,
         }
     }
 }

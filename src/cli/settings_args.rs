@@ -47,8 +47,9 @@ pub struct SettingsArgs {
     /// Think on the opponent's time.
     #[arg(long)]
     pub ponder: bool,
-    /// Move-ordering and evaluation weights: the hand-set ones, or those of
-    /// `src/learn/weights.txt` (the evaluation fitted to self-play).
+    /// Move-ordering and evaluation weights: `builtin` (hand-set), `learned` (those of
+    /// `src/learn/weights.txt`, fitted to self-play), or a network weights file from
+    /// `hippolyta train --net` that evaluates on top of the learned ones.
     #[arg(long, default_value_t = DEFAULT_WEIGHTS, value_parser = weights_parser())]
     pub weights: WeightsChoice,
     /// Try the whole-position solver before searching once the regions still fought over have at
@@ -58,9 +59,10 @@ pub struct SettingsArgs {
     pub solver_empty: u32,
 }
 
-/// The parser of every `--weights` flag.
+/// The parser of every `--weights` flag: `builtin`, `learned`, or a network weights file, which
+/// is read and checked at once, so that a bad file stops the program before it plays.
 pub fn weights_parser() -> impl clap::builder::TypedValueParser<Value = WeightsChoice> {
-    named(WeightsChoice::ALL.map(|w| (w, w.name(), w.help())))
+    |text: &str| text.parse::<WeightsChoice>()
 }
 
 /// A flag's parser for a library enum given as `(value, name, help)`: `--help` lists the names
@@ -91,7 +93,7 @@ impl SettingsArgs {
             seed: self.seed,
             move_overhead: Duration::from_millis(self.move_overhead),
             ponder: self.ponder,
-            weights: self.weights,
+            weights: self.weights.clone(),
             solver_empty: self.solver_empty,
             ..Settings::default()
         };

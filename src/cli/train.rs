@@ -2,8 +2,10 @@
 
 use super::settings_args::weights_parser;
 use super::status::report;
+use crate::learn::net_job::{self, NetJob};
 use crate::learn::train::{self, TrainOptions};
 use crate::learn::weights::WeightsChoice;
+use crate::net::train::NetTrainOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -13,9 +15,9 @@ pub struct TrainArgs {
     /// Self-play data files (JSON lines from `hippolyta selfplay`).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Write the weights here.
-    #[arg(long, default_value_os_t = TrainOptions::default().out, value_name = "FILE")]
-    pub out: PathBuf,
+    /// Write the weights here [default: src/learn/weights.txt, or hippolyta.hnet with --net].
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
     /// Seed of the held-out split.
     #[arg(long, default_value_t = TrainOptions::default().seed)]
     pub seed: u64,
@@ -29,6 +31,25 @@ pub struct TrainArgs {
     /// is written unchanged.
     #[arg(long, default_value_t = TrainOptions::default().start, value_parser = weights_parser())]
     pub start: WeightsChoice,
+    /// Train the network evaluation (docs/network.md) instead of the linear weights; `--out`
+    /// then names the network file to write (default `hippolyta.hnet`).
+    #[arg(long)]
+    pub net: bool,
+    /// Network: hidden units.
+    #[arg(long, default_value_t = NetTrainOptions::default().hidden)]
+    pub hidden: usize,
+    /// Network: passes over the training positions.
+    #[arg(long, default_value_t = NetTrainOptions::default().epochs)]
+    pub epochs: usize,
+    /// Network: positions per step.
+    #[arg(long, default_value_t = NetTrainOptions::default().batch)]
+    pub batch: usize,
+    /// Network: Adam's step size.
+    #[arg(long, default_value_t = NetTrainOptions::default().learning_rate)]
+    pub learning_rate: f32,
+    /// Network: seed of the initial weights and of the order of the positions.
+    #[arg(long, default_value_t = NetTrainOptions::default().seed)]
+    pub net_seed: u64,
 }
 
 impl TrainArgs {
@@ -36,16 +57,41 @@ impl TrainArgs {
     pub fn options(&self) -> TrainOptions {
         TrainOptions {
             files: self.files.clone(),
-            out: self.out.clone(),
+            out: self.out.clone().unwrap_or(TrainOptions::default().out),
             seed: self.seed,
             holdout: self.holdout,
             result_weight: self.result_weight,
-            start: self.start,
+            start: self.start.clone(),
+        }
+    }
+
+    /// The network training these flags ask for.
+    pub fn net_job(&self) -> NetJob {
+        NetJob {
+            files: self.files.clone(),
+            out: self
+                .out
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("hippolyta.hnet")),
+            split_seed: self.seed,
+            holdout: self.holdout,
+            result_weight: self.result_weight,
+            train: NetTrainOptions {
+                hidden: self.hidden,
+                epochs: self.epochs,
+                batch: self.batch,
+                learning_rate: self.learning_rate,
+                seed: self.net_seed,
+                ..NetTrainOptions::default()
+            },
         }
     }
 }
 
 /// Runs `hippolyta train`.
 pub fn run(args: &TrainArgs) -> ExitCode {
+    if args.net {
+        return report(net_job::run(&args.net_job(), &mut std::io::stderr()).map(|_| ()));
+    }
     report(train::run(&args.options(), &mut std::io::stderr()).map(|_| ()))
 }

@@ -189,7 +189,7 @@ pub fn parse_records(file: &str, text: &str) -> Result<Vec<Record>, DataError> {
     Ok(out)
 }
 
-/// Reads a data file.
+/// Reads a JSON-lines data file (`data_file::read_file` reads either format).
 pub fn read_file(path: &Path) -> Result<Vec<Record>, DataError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| DataError {

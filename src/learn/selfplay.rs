@@ -7,10 +7,12 @@
 //! `I + N * g`, and everything random in it comes from `(seed, global game)`, so shards are
 //! disjoint and a run with a playout budget is reproducible whatever the concurrency.
 
+use super::binary;
 use super::record::Record;
-use super::weights::{Weights, WeightsChoice, DEFAULT_WEIGHTS};
+use super::weights::{WeightsChoice, DEFAULT_WEIGHTS};
 use crate::game::Game;
 use crate::mcts::MctsPlayer;
+use crate::mcts::SearchParams;
 use crate::memory;
 use crate::mv::Move;
 use crate::player::{Limits, Player};
@@ -20,7 +22,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -28,7 +30,7 @@ use std::time::{Duration, Instant};
 /// Options of `hippolyta selfplay`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SelfplayOptions {
-    /// Write the positions (JSON lines, see docs/training.md) to this file.
+    /// Write the positions to this file (binary, or JSON lines for a `.jsonl` name).
     pub out: PathBuf,
     /// Games to play (in this shard).
     pub games: u64,
@@ -50,6 +52,9 @@ pub struct SelfplayOptions {
     pub memory: usize,
     /// The players' weights.
     pub weights: WeightsChoice,
+    /// Continue the run already in `out` (binary format): check that it was made with the same
+    /// settings, drop an incomplete last game, and play the games it lacks.
+    pub resume: bool,
 }
 
 impl Default for SelfplayOptions {
@@ -67,6 +72,7 @@ impl Default for SelfplayOptions {
             shard: Shard { index: 0, count: 1 },
             memory: 128,
             weights: DEFAULT_WEIGHTS,
+            resume: false,
         }
     }
 }
@@ -90,7 +96,7 @@ fn mix(mut x: u64) -> u64 {
 }
 
 /// Plays global game `game` and returns its records.
-pub fn play_game(args: &SelfplayOptions, game: u64, weights: &Weights) -> Vec<Record> {
+pub fn play_game(args: &SelfplayOptions, game: u64, params: &SearchParams) -> Vec<Record> {
     let seed = mix(args.seed ^ mix(game.wrapping_add(0x9E37_79B9_7F4A_7C15)));
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut g = Game::new(Position::standard());
@@ -101,7 +107,7 @@ pub fn play_game(args: &SelfplayOptions, game: u64, weights: &Weights) -> Vec<Re
         }
     }
     let tree_bytes = memory::split(args.memory, 1, false).tree_bytes;
-    let mut player = MctsPlayer::new(1, tree_bytes, Some(seed), weights.search_params());
+    let mut player = MctsPlayer::new(1, tree_bytes, Some(seed), params.clone());
     let limits = match args.movetime {
         Some(s) => {
             let d = Duration::from_secs_f64(s.max(0.001));
@@ -198,26 +204,33 @@ pub fn run(args: &SelfplayOptions, progress: &mut dyn Write) -> Result<SelfplayS
     if args.movetime.is_some_and(|s| !(s > 0.0 && s.is_finite())) {
         return Err("--movetime must be a positive number of seconds".into());
     }
-    let file = std::fs::File::create(&args.out)
+    let binary = is_binary_path(&args.out);
+    let done = open_output(args, binary)?;
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&args.out)
         .map_err(|e| format!("--out {}: {e}", args.out.display()))?;
     let mut out = std::io::BufWriter::new(file);
-    let weights = args.weights.weights();
+    let params = args.weights.search_params();
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(u64, Vec<Record>)>();
     let mut summary = SelfplaySummary::default();
     let mut write_error = None;
     std::thread::scope(|scope| {
-        for _ in 0..args.concurrency.min(args.games.max(1) as usize) {
+        for _ in 0..args
+            .concurrency
+            .min(args.games.saturating_sub(done).max(1) as usize)
+        {
             let tx = tx.clone();
-            let (next, weights) = (&next, &weights);
+            let (next, params) = (&next, &params);
             scope.spawn(move || loop {
-                let k = next.fetch_add(1, Ordering::Relaxed) as u64;
+                let k = done + next.fetch_add(1, Ordering::Relaxed) as u64;
                 if k >= args.games {
                     break;
                 }
                 let game = args.shard.index + args.shard.count * k;
-                if tx.send((k, play_game(args, game, weights))).is_err() {
+                if tx.send((k, play_game(args, game, params))).is_err() {
                     break;
                 }
             });
@@ -225,14 +238,19 @@ pub fn run(args: &SelfplayOptions, progress: &mut dyn Write) -> Result<SelfplayS
         drop(tx);
         // Games finish out of order; they are written in order so the file is reproducible.
         let mut pending = BTreeMap::new();
-        let mut written = 0u64;
+        let mut written = done;
         for (k, records) in rx {
             pending.insert(k, records);
             while let Some(records) = pending.remove(&written) {
-                for r in &records {
-                    if let Err(e) = writeln!(out, "{}", r.to_json()) {
-                        write_error.get_or_insert(format!("writing {}: {e}", args.out.display()));
-                    }
+                let result = if binary {
+                    binary::write_game(&mut out, &records)
+                } else {
+                    records
+                        .iter()
+                        .try_for_each(|r| writeln!(out, "{}", r.to_json()))
+                };
+                if let Err(e) = result {
+                    write_error.get_or_insert(format!("writing {}: {e}", args.out.display()));
                 }
                 // Whole games reach the file as they finish: a run cut short leaves whole lines.
                 if let Err(e) = out.flush() {
@@ -246,7 +264,7 @@ pub fn run(args: &SelfplayOptions, progress: &mut dyn Write) -> Result<SelfplayS
                     progress,
                     "selfplay {}: games {}/{}, positions {}, {:.2} games/s, {:.1} positions/s, {:.0} s",
                     args.shard,
-                    summary.games,
+                    done + summary.games,
                     args.games,
                     summary.positions,
                     summary.games as f64 / secs,
@@ -263,4 +281,90 @@ pub fn run(args: &SelfplayOptions, progress: &mut dyn Write) -> Result<SelfplayS
     }
     summary.elapsed = start.elapsed();
     Ok(summary)
+}
+
+/// Whether `path` gets the binary format: everything but a `.jsonl` or `.json` name.
+pub fn is_binary_path(path: &Path) -> bool {
+    !matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("jsonl") | Some("json")
+    )
+}
+
+/// The settings a binary file records, which a resumed run must share: everything that decides
+/// the games but their number.
+pub fn settings_text(args: &SelfplayOptions) -> String {
+    let weights = match &args.weights {
+        WeightsChoice::NetFile { net, .. } => format!("{net:?}"),
+        w => w.name(),
+    };
+    format!(
+        "hippolyta selfplay\nshard {}\nseed {}\nplayouts {}\nmovetime {:?}\nrandom_plies {}\ntemperature_plies {}\nmemory {}\nweights {}\n",
+        args.shard,
+        args.seed,
+        args.playouts,
+        args.movetime,
+        args.random_plies,
+        args.temperature_plies,
+        args.memory,
+        weights
+    )
+}
+
+/// Prepares `out` for appending and returns how many games it already holds: a new file gets
+/// the header; with `resume`, an existing binary file is checked against the settings and cut
+/// back to its last complete game. Without `resume` an existing non-empty file is refused, so
+/// that a run never overwrites data.
+fn open_output(args: &SelfplayOptions, binary: bool) -> Result<u64, String> {
+    let name = args.out.display();
+    let existing = match std::fs::metadata(&args.out) {
+        Ok(m) => m.len() > 0,
+        Err(_) => false,
+    };
+    if existing && !args.resume {
+        return Err(format!(
+            "--out {name} already holds data: add --resume to continue that run, or choose another file"
+        ));
+    }
+    if !existing {
+        let header = if binary {
+            binary::file_header(&settings_text(args))
+        } else {
+            Vec::new()
+        };
+        std::fs::write(&args.out, header).map_err(|e| format!("--out {name}: {e}"))?;
+        return Ok(0);
+    }
+    if !binary {
+        return Err(format!(
+            "--resume needs the binary format (--out {name} ends in .jsonl)"
+        ));
+    }
+    let bytes = std::fs::read(&args.out).map_err(|e| format!("--out {name}: {e}"))?;
+    let c = binary::parse(&name.to_string(), &bytes).map_err(|e| e.to_string())?;
+    let want = settings_text(args);
+    if c.settings != want {
+        return Err(format!(
+            "--resume: {name} was made with other settings:\n{}this run has:\n{want}",
+            c.settings
+        ));
+    }
+    for (k, g) in c.games.iter().enumerate() {
+        let expected = args.shard.index + args.shard.count * k as u64;
+        if g.first().is_some_and(|r| r.game != expected) {
+            return Err(format!(
+                "--resume: {name} holds game {} where game {expected} belongs",
+                g[0].game
+            ));
+        }
+    }
+    if c.incomplete_tail {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&args.out)
+            .map_err(|e| format!("--out {name}: {e}"))?;
+        f.set_len(c.complete_len)
+            .map_err(|e| format!("--out {name}: {e}"))?;
+    }
+    Ok(c.games.len() as u64)
 }

@@ -13,7 +13,8 @@
 //! `features.rs`), so augmenting with the seven images of each position would only repeat
 //! identical samples; none is added.
 
-use super::record::{read_file, Record};
+use super::data_file::read_file;
+use super::record::Record;
 use super::weights::{eval_from_vector, eval_vector, Weights, WeightsChoice};
 use crate::eval::{terms, EvalParams};
 use std::io::Write;
@@ -84,6 +85,12 @@ fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
+}
+
+/// Whether game `game` is held out: a `holdout` fraction of the games, chosen by a hash of the
+/// game number and `seed` (whole games, so that no position of a held-out game is trained on).
+pub fn is_held_out(game: u64, seed: u64, holdout: f64) -> bool {
+    (mix(seed ^ mix(game)) % 1_000_000) as f64 / 1_000_000.0 < holdout
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is small and, with the
@@ -236,8 +243,7 @@ pub fn fit(records: &[Record], args: &TrainOptions) -> Result<TrainReport, Strin
         return Err("--result-weight must be from 0 to 1".into());
     }
     let start = args.start.weights();
-    let held_out =
-        |game: u64| (mix(args.seed ^ mix(game)) % 1_000_000) as f64 / 1_000_000.0 < args.holdout;
+    let held_out = |game: u64| is_held_out(game, args.seed, args.holdout);
     let mut eval_train = Vec::new();
     let mut eval_held = Vec::new();
     let mut games: Vec<u64> = records.iter().map(|r| r.game).collect();
@@ -366,7 +372,7 @@ mod tests {
     fn fits_the_evaluation_and_keeps_the_ordering() {
         let data = records(12);
         for start in [WeightsChoice::Builtin, WeightsChoice::Learned] {
-            let report = fit(&data, &args(start)).unwrap();
+            let report = fit(&data, &args(start.clone())).unwrap();
             let w = start.weights();
             assert_eq!(report.weights.ordering, w.ordering);
             assert_ne!(report.weights.eval, w.eval);

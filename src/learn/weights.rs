@@ -11,8 +11,11 @@ use super::features::{
 use crate::eval::EvalParams;
 use crate::mcts::params::OrderingWeights;
 use crate::mcts::SearchParams;
+use crate::net::{NetFileError, Network};
 use std::fmt::{self, Write};
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// The first non-comment line.
 pub const HEADER: &str = "format hippolyta-weights 1";
@@ -71,62 +74,104 @@ pub fn eval_from_vector(v: &[f64; 11]) -> EvalParams {
 }
 
 /// Which weights a player uses.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum WeightsChoice {
     /// The hand-set defaults.
     Builtin,
     /// The fitted weights embedded from `src/learn/weights.txt`.
     Learned,
+    /// The network embedded from `src/net/hippolyta.hnet`, evaluating playout cut-offs on top of
+    /// the learned weights (which also order the moves).
+    Net,
+    /// A network weights file, read and checked when chosen, used as `Net` is.
+    NetFile {
+        /// The file as the user named it.
+        path: PathBuf,
+        /// The network it holds.
+        net: Arc<Network>,
+    },
 }
 
 /// The weights the engine, `bench` and `selfplay` use unless told otherwise: the learned ones,
-/// which beat the hand-set ones in the gating match (docs/training.md).
+/// which beat the hand-set ones in the gating match (docs/training.md). The network stays a
+/// choice until a match says it pays (docs/network.md).
 pub const DEFAULT_WEIGHTS: WeightsChoice = WeightsChoice::Learned;
 
 impl WeightsChoice {
-    /// Every choice, in the order `--help` lists them.
-    pub const ALL: [WeightsChoice; 2] = [WeightsChoice::Builtin, WeightsChoice::Learned];
+    /// The choices that have a name, in the order `--help` lists them.
+    pub const NAMED: [WeightsChoice; 3] = [
+        WeightsChoice::Builtin,
+        WeightsChoice::Learned,
+        WeightsChoice::Net,
+    ];
 
-    /// The weights.
-    pub fn weights(self) -> Weights {
+    /// What `--weights` and the `weights` option take, for messages.
+    pub const VALUES: &'static str = "builtin, learned, net, or a network weights file";
+
+    /// The linear weights: the move ordering's and the evaluation's.
+    pub fn weights(&self) -> Weights {
         match self {
             WeightsChoice::Builtin => Weights::builtin(),
-            WeightsChoice::Learned => Weights::embedded(),
+            WeightsChoice::Learned | WeightsChoice::Net | WeightsChoice::NetFile { .. } => {
+                Weights::embedded()
+            }
         }
     }
 
-    /// Its name, as options and flags spell it.
-    pub fn name(self) -> &'static str {
+    /// Search parameters with these weights (and the network, if any) and every other setting at
+    /// its default.
+    pub fn search_params(&self) -> SearchParams {
+        let mut p = self.weights().search_params();
         match self {
-            WeightsChoice::Builtin => "builtin",
-            WeightsChoice::Learned => "learned",
+            WeightsChoice::Net => p.net = Some(crate::net::embedded()),
+            WeightsChoice::NetFile { net, .. } => p.net = Some(net.clone()),
+            _ => {}
+        }
+        p
+    }
+
+    /// Its name, as options and flags spell it (a file's path as given).
+    pub fn name(&self) -> String {
+        match self {
+            WeightsChoice::Builtin => "builtin".into(),
+            WeightsChoice::Learned => "learned".into(),
+            WeightsChoice::Net => "net".into(),
+            WeightsChoice::NetFile { path, .. } => path.display().to_string(),
         }
     }
 
-    /// A line of help on it.
-    pub fn help(self) -> &'static str {
-        match self {
-            WeightsChoice::Builtin => "The hand-set defaults",
-            WeightsChoice::Learned => "The fitted weights embedded from `src/learn/weights.txt`",
-        }
+    /// Reads a network weights file.
+    pub fn net_file(path: &Path) -> Result<WeightsChoice, NetFileError> {
+        Ok(WeightsChoice::NetFile {
+            path: path.to_path_buf(),
+            net: Arc::new(crate::net::file::load(path)?),
+        })
     }
 }
 
 impl fmt::Display for WeightsChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(&self.name())
     }
 }
 
 impl FromStr for WeightsChoice {
     type Err = String;
 
-    /// A choice by name, in any case.
+    /// A choice by name, in any case; any other text names a network weights file, which is read
+    /// and checked now (the error names the file and what is wrong with it).
     fn from_str(text: &str) -> Result<WeightsChoice, String> {
-        Self::ALL
+        let text = text.trim();
+        if let Some(c) = Self::NAMED
             .into_iter()
-            .find(|c| c.name().eq_ignore_ascii_case(text.trim()))
-            .ok_or_else(|| format!("'{text}' is not builtin or learned"))
+            .find(|c| c.name().eq_ignore_ascii_case(text))
+        {
+            return Ok(c);
+        }
+        if text.is_empty() {
+            return Err(format!("expected {}", Self::VALUES));
+        }
+        WeightsChoice::net_file(Path::new(text)).map_err(|e| e.to_string())
     }
 }
 

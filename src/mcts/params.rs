@@ -3,12 +3,17 @@
 //! never the other way round.
 
 use crate::eval::EvalParams;
+use crate::net::Network;
+use std::sync::Arc;
 
 /// Everything the Monte Carlo tree search can be tuned by.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
     /// Static evaluation weights (used at playout cut-offs, by the move ordering and by greedy).
     pub eval: EvalParams,
+    /// The network that evaluates playout cut-offs in place of the linear evaluation (which it
+    /// takes as an input, with `eval`'s weights), if any.
+    pub net: Option<Arc<Network>>,
     /// Weights of the cheap move ordering.
     pub ordering: OrderingWeights,
     /// Exploration weight of the prior term `c * P * sqrt(N) / (1 + n)`.
@@ -53,6 +58,7 @@ impl Default for SearchParams {
     fn default() -> Self {
         SearchParams {
             eval: EvalParams::default(),
+            net: None,
             ordering: OrderingWeights::default(),
             c_puct: 2.0,
             fpu_reduction: 0.1,

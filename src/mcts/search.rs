@@ -557,7 +557,10 @@ impl<'s, 't> Worker<'s, 't> {
         let v = if decided {
             self.oracle.decided_value(pos, p)
         } else {
-            win_probability(pos, &p.eval)
+            match &p.net {
+                Some(net) => net.win_probability(pos, &p.eval),
+                None => win_probability(pos, &p.eval),
+            }
         };
         if pos.side_to_move() == me {
             v

@@ -1,0 +1,128 @@
+//! From self-play records to training samples, and the whole `train --net` job: read, split,
+//! train with progress, write the weights file.
+
+use super::data_file::read_file;
+use super::record::Record;
+use super::train::is_held_out;
+use super::weights::Weights;
+use crate::eval::EvalParams;
+use crate::net::features::{applies, inputs};
+use crate::net::file;
+use crate::net::network::{Network, MAX_HIDDEN};
+use crate::net::train::{mean_loss, train, EpochReport, NetTrainOptions, Sample};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// A network training job.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetJob {
+    /// Self-play data files.
+    pub files: Vec<PathBuf>,
+    /// Write the weights file here.
+    pub out: PathBuf,
+    /// Seed of the held-out split (the network's own seed is in `train`).
+    pub split_seed: u64,
+    /// Fraction of games held out.
+    pub holdout: f64,
+    /// Weight of the game result against the search value in the target.
+    pub result_weight: f64,
+    /// The training itself.
+    pub train: NetTrainOptions,
+}
+
+/// The sample of one record, or `None` when the network does not apply (another board size).
+pub fn sample(r: &Record, params: &EvalParams, result_weight: f64) -> Option<Sample> {
+    if !applies(&r.position) {
+        return None;
+    }
+    let target = match r.value {
+        Some(v) => result_weight * r.result + (1.0 - result_weight) * v,
+        None => r.result,
+    };
+    Some(Sample {
+        x: inputs(&r.position, params),
+        target: target as f32,
+    })
+}
+
+/// What a job did.
+#[derive(Clone, Debug)]
+pub struct NetReport {
+    /// Games and positions read.
+    pub games: usize,
+    /// Positions read.
+    pub positions: usize,
+    /// Training and held-out samples.
+    pub samples: (usize, usize),
+    /// The linear evaluation's loss on the held-out samples, for comparison.
+    pub linear_held_loss: f64,
+    /// Every epoch's losses.
+    pub epochs: Vec<EpochReport>,
+    /// The kept network.
+    pub net: Network,
+}
+
+/// Runs a job: reads the files, trains, writes `out`; progress goes to `log`.
+pub fn run(job: &NetJob, log: &mut dyn Write) -> Result<NetReport, String> {
+    if !(0.0..1.0).contains(&job.holdout) {
+        return Err("--holdout must be at least 0 and below 1".into());
+    }
+    if !(0.0..=1.0).contains(&job.result_weight) {
+        return Err("--result-weight must be from 0 to 1".into());
+    }
+    if job.train.hidden == 0 || job.train.hidden > MAX_HIDDEN {
+        return Err(format!("--hidden must be from 1 to {}", MAX_HIDDEN));
+    }
+    let params = Weights::embedded().eval;
+    let (mut train_set, mut held) = (Vec::new(), Vec::new());
+    let mut games = std::collections::BTreeSet::new();
+    let mut positions = 0;
+    for path in &job.files {
+        let records = read_file(path).map_err(|e| e.to_string())?;
+        positions += records.len();
+        for r in &records {
+            games.insert(r.game);
+            if let Some(s) = sample(r, &params, job.result_weight) {
+                if is_held_out(r.game, job.split_seed, job.holdout) {
+                    held.push(s);
+                } else {
+                    train_set.push(s);
+                }
+            }
+        }
+        let _ = writeln!(log, "read {}: {} positions", path.display(), records.len());
+    }
+    if train_set.is_empty() {
+        return Err("no training positions (too little data, or all of it held out)".into());
+    }
+    let linear = Network::linear(job.train.hidden);
+    let linear_held_loss = mean_loss(&linear, &held);
+    let _ = writeln!(
+        log,
+        "{} games, {} positions: {} training and {} held-out samples; linear evaluation held-out loss {:.4}",
+        games.len(),
+        positions,
+        train_set.len(),
+        held.len(),
+        linear_held_loss
+    );
+    let mut epochs = Vec::new();
+    let net = train(&train_set, &held, &job.train, &mut |r| {
+        let _ = writeln!(
+            log,
+            "epoch {:>3}: loss train {:.4}, held out {:.4}",
+            r.epoch, r.train_loss, r.held_loss
+        );
+        epochs.push(r.clone());
+    });
+    file::save(&net, &job.out).map_err(|e| e.to_string())?;
+    let _ = writeln!(log, "wrote {}", job.out.display());
+    Ok(NetReport {
+        games: games.len(),
+        positions,
+        samples: (train_set.len(), held.len()),
+        linear_held_loss,
+        epochs,
+        net,
+    })
+}
