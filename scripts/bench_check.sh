@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the search signature: runs `hippolyta bench` (one thread) twice, checks both runs agree,
+# Checks the search signature: runs `otrera bench` (one thread) twice, checks both runs agree,
 # and compares the node count with the expected one: the argument if given, otherwise the
 # "Bench: N" line of the latest commit message that has one. Fails (exit 1) when they differ or
 # when no expected signature can be found, so a commit that changes the search without a correct
@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-signature() { target/release/hippolyta bench | sed -n 's/^Nodes searched: //p'; }
+signature() { target/release/otrera bench | sed -n 's/^Nodes searched: //p'; }
 first=$(signature)
 second=$(signature)
 if [ "$first" != "$second" ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Drives headless Chromium against a running `hippolyta gui` (see gui_check.sh).
+"""Drives headless Chromium against a running `otrera gui` (see gui_check.sh).
 
 Talks the Chrome DevTools protocol over --remote-debugging-pipe (NUL-terminated JSON on file
 descriptors 3 and 4), so it needs nothing beyond python3's standard library. It loads the page,
@@ -145,7 +145,7 @@ class Browser:
 
 def post(url, path, body):
     req = urllib.request.Request(url + "api/" + path, data=body.encode(), method="POST",
-                                 headers={"X-Hippolyta": "1", "Content-Type": "text/plain"})
+                                 headers={"X-Otrera": "1", "Content-Type": "text/plain"})
     with urllib.request.urlopen(req, timeout=60) as r:
         return json.load(r)
 

@@ -1,14 +1,14 @@
 #!/bin/sh
-# A real-browser check of `hippolyta gui`: headless Chromium loads the page, plays a move by
+# A real-browser check of `otrera gui`: headless Chromium loads the page, plays a move by
 # clicks, sees the engine answer, checks the analysis arrows, the territory and the region
 # overlays, plays on a 5x4 board, and saves screenshots (default: target/gui-check/).
 #
 # Installs nothing. Needs the Debian packages chromium and python3.
-# Usage: scripts/gui_check.sh [OUT_DIR]   (HIPPOLYTA=path/to/binary to test another build)
+# Usage: scripts/gui_check.sh [OUT_DIR]   (OTRERA=path/to/binary to test another build)
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-target/gui-check}
-BIN=${HIPPOLYTA:-target/release/hippolyta}
+BIN=${OTRERA:-target/release/otrera}
 
 CHROMIUM=""
 for c in chromium chromium-browser google-chrome; do

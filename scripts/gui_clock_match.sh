@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Hippolyta against itself under a GUI's clock, without the GUI: the match runner reports
+# Otrera against itself under a GUI's clock, without the GUI: the match runner reports
 # time_left in whole seconds rounded like Quarry's and charges a controller lag on top of each
 # move, across the controls a Quarry user picks. Prints, per control, the games, the time losses
 # and the median thinking time per move (as the engine measured it, from its log).
-# Usage: [BIN=target/release/hippolyta] [GAMES=10] [LAG=300] [CONCURRENCY=1] \
-#        scripts/gui_clock_match.sh [more hippolyta match options]
+# Usage: [BIN=target/release/otrera] [GAMES=10] [LAG=300] [CONCURRENCY=1] \
+#        scripts/gui_clock_match.sh [more otrera match options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${BIN:-}" ]; then
     cargo build --release --quiet
-    BIN=target/release/hippolyta
+    BIN=target/release/otrera
 fi
 BIN=$(realpath "$BIN")
 out=$(mktemp -d)
@@ -20,7 +20,7 @@ for spec in "canadian:10:5:5|" "canadian:10:5:5|--ponder" "canadian:20:10:5|" \
     extra=${spec#*|}
     name=$(echo "$tc$extra" | tr -c 'a-z0-9' '_')
     log="$out/$name.log"
-    cmd="env RUST_LOG=hippolyta::engine=info $BIN --threads 1 --resign off $extra"
+    cmd="env RUST_LOG=otrera::engine=info $BIN --threads 1 --resign off $extra"
     "$BIN" match \
         --engine "name=a stderr=$log cmd='$cmd'" \
         --engine "name=b stderr=$log cmd='$cmd'" \

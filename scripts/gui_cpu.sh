@@ -5,7 +5,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 SECS=${1:-10}
-BIN=${HIPPOLYTA:-target/release/hippolyta}
+BIN=${OTRERA:-target/release/otrera}
 LOG=$(mktemp)
 "$BIN" gui --port 0 --threads 2 --white human --black human >"$LOG" 2>&1 &
 PID=$!
@@ -15,7 +15,7 @@ sleep 0.5
 URL=$(grep -o 'http://[^ ]*' "$LOG")
 curl -sN "${URL}api/events" >/dev/null &
 CURL=$!
-curl -s -X POST -H 'X-Hippolyta: 1' -d on "${URL}api/analysis" >/dev/null
+curl -s -X POST -H 'X-Otrera: 1' -d on "${URL}api/analysis" >/dev/null
 sleep 1
 # Time on CPU (ns, from schedstat) of each thread, summed by thread name. Threads that ended
 # between the snapshots are missed (the server threads here live throughout).

@@ -3,7 +3,7 @@
 reading the answer), under a GTP time control, and reports the slowest.
 
 Usage: scripts/move_times.py [--games N] [--time-settings "0 1 1"] [--limit SECONDS] -- ENGINE [FLAGS...]
-Example: scripts/move_times.py --games 2 -- target/release/hippolyta --threads 2
+Example: scripts/move_times.py --games 2 -- target/release/otrera --threads 2
 
 Exits 1 if any move took longer than --limit (default: the per-move time, the BYO of
 "0 BYO 1"), or if the engine answered anything but a move or resign.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The solver in real games: self-play on 10x10, then when the first proof came and how it ended.
 
-Plays `hippolyta match` of the engine against itself (default settings, resigning off, so every
+Plays `otrera match` of the engine against itself (default settings, resigning off, so every
 game is played to its end), with each engine's log at info level in its own file. The engine logs
 `solver: ply P COLOR to move, mixed empty E: win MOVE|loss ...` whenever the solver proves a
 position during `genmove`, and `genmove COLOR: MOVE ply P ...` for every move. Then, per game:
@@ -139,7 +139,7 @@ def main():
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--st", type=float, default=0.25)
     ap.add_argument("--out")
-    ap.add_argument("--binary", default="target/release/hippolyta")
+    ap.add_argument("--binary", default="target/release/otrera")
     ap.add_argument("--analyze-only")
     ap.add_argument("--engine-args", default="", help="more options for both engines, e.g. "
                     "'--solver-empty 40'")

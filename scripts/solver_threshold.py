@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 """Time to prove a position against the empty squares of its mixed regions, on real games.
 
-Replays every game record of a directory (SGF from `hippolyta match --sgf-out`) through the
+Replays every game record of a directory (SGF from `otrera match --sgf-out`) through the
 engine's protocol, keeps the positions that are not decided yet and whose mixed regions (regions
 still holding amazons of both sides) have at most --max-empty empty squares, samples up to
 --per-bucket of them per bucket of that count, and proves each with a fresh
-`hippolyta solve --position POS --time T --hash MB` (one thread, nothing cached). Prints, per
+`otrera solve --position POS --time T --hash MB` (one thread, nothing cached). Prints, per
 bucket, how many were proven within T and the median and 90th percentile time (">T" when more
 than that share ran out of time). This is the measurement behind the engine's `solver_empty`
 default (docs/solver.md, "The solver in play").
 
 Usage: scripts/solver_threshold.py SGF_DIR [--time 3] [--per-bucket 8] [--bucket 5]
-       [--max-empty 50] [--hash 64] [--seed 1] [--binary target/release/hippolyta]
+       [--max-empty 50] [--hash 64] [--seed 1] [--binary target/release/otrera]
 """
 
 import argparse
@@ -106,7 +106,7 @@ def main():
     ap.add_argument("--max-empty", type=int, default=50)
     ap.add_argument("--hash", type=int, default=64)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--binary", default="target/release/hippolyta")
+    ap.add_argument("--binary", default="target/release/otrera")
     args = ap.parse_args()
 
     buckets = {}

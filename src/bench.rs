@@ -1,4 +1,4 @@
-//! `hippolyta bench`: searches fixed positions with a fixed playout budget and seed.
+//! `otrera bench`: searches fixed positions with a fixed playout budget and seed.
 //!
 //! At one thread the total of positions visited ("Nodes searched") depends only on the search's
 //! behaviour, so it is a signature: a change that alters it changes how the engine searches. The

@@ -1,4 +1,4 @@
-//! Hippolyta: a Game of the Amazons engine.
+//! Otrera: a Game of the Amazons engine.
 //!
 //! The rules core (`square`, `bitboard`, `lines`, `position`, `movegen`, `mv`) is exact and fast;
 //! everything else stands on it.

@@ -136,7 +136,7 @@ pub fn write(game: &Game, info: &GameInfo) -> String {
         None => format!("{}:{}", start.width(), start.height()),
     };
     let mut out = format!(
-        "(;FF[4]GM[18]SZ[{sz}]AP[Hippolyta:{}]",
+        "(;FF[4]GM[18]SZ[{sz}]AP[Otrera:{}]",
         env!("CARGO_PKG_VERSION")
     );
     let props = [

@@ -13,7 +13,8 @@ const fn splitmix(state: u64) -> (u64, u64) {
 
 const fn build() -> ([[u64; NUM_INDICES]; 3], u64) {
     let mut keys = [[0u64; NUM_INDICES]; 3];
-    let mut state = 0x4869_7070_6F6C_7974; // "Hippolyt"
+    // A fixed seed: every key follows from it, so changing it changes the search.
+    let mut state = 0x4869_7070_6F6C_7974;
     let mut kind = 0;
     while kind < 3 {
         let mut i = 0;

@@ -3,7 +3,7 @@
 //! every command example marked `<!-- example -->` is run and its output compared.
 //!
 //! An example block is a fenced block right after the marker. Lines starting with
-//! `$ hippolyta ` are commands: they run in an empty temporary folder with the built binary first
+//! `$ otrera ` are commands: they run in an empty temporary folder with the built binary first
 //! on `PATH`, standard input empty, and may end in the pipes `| tail -N`, `| head -N` or
 //! `| grep WORD`. The lines after a command are its expected standard output, line by line, where
 //! `…` stands for any text (times, rates). A command with no expected lines must just succeed.
@@ -305,8 +305,8 @@ fn run_example(command: &str, dir: &Path, at: &str) -> Vec<String> {
     let words = shlex::split(command).unwrap_or_else(|| panic!("{at}: unbalanced quotes"));
     let mut stages = words.split(|w| w == "|");
     let argv = stages.next().unwrap();
-    assert_eq!(argv[0], "hippolyta", "{at}: examples run hippolyta");
-    let bin = Path::new(env!("CARGO_BIN_EXE_hippolyta"));
+    assert_eq!(argv[0], "otrera", "{at}: examples run otrera");
+    let bin = Path::new(env!("CARGO_BIN_EXE_otrera"));
     let path = std::env::join_paths(std::iter::once(bin.parent().unwrap().to_path_buf()).chain(
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
     ))
@@ -341,7 +341,7 @@ fn examples_run_as_shown() {
         for (_, line, body) in marked_blocks(&read(&page), "example") {
             let at = format!("{}:{line}", name(&page));
             let dir = std::env::temp_dir().join(format!(
-                "hippolyta-docs-{}-{}-{line}",
+                "otrera-docs-{}-{}-{line}",
                 std::process::id(),
                 name(&page).replace('/', "-")
             ));

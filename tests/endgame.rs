@@ -4,13 +4,11 @@
 //! (longest solo fill, two-player game values) is computed with `Position::legal_moves`,
 //! `make` and `is_game_over` instead.
 
-use hippolyta::cli::endgame_bench::random::{decided_position, random_shape, Shape};
-use hippolyta::endgame::area::{greedy_fill, Area};
-use hippolyta::endgame::{
-    final_score, perfect_move, Budget, FillSolver, MovesLeft, Outcome, Score,
-};
-use hippolyta::regions::{is_decided, regions, RegionKind};
-use hippolyta::{Bitboard, Color, Move, Piece, Position, Square};
+use otrera::cli::endgame_bench::random::{decided_position, random_shape, Shape};
+use otrera::endgame::area::{greedy_fill, Area};
+use otrera::endgame::{final_score, perfect_move, Budget, FillSolver, MovesLeft, Outcome, Score};
+use otrera::regions::{is_decided, regions, RegionKind};
+use otrera::{Bitboard, Color, Move, Piece, Position, Square};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
@@ -462,7 +460,7 @@ fn region_report() {
 
 #[test]
 fn endgame_bench_runs_from_the_binary() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hippolyta"))
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_otrera"))
         .args([
             "endgame-bench",
             "--samples",

@@ -3,19 +3,19 @@
 
 mod oracle;
 
-use hippolyta::endgame::{is_decided, Budget, FillSolver, Outcome};
-use hippolyta::engine::{Answer, Engine};
-use hippolyta::mcts::exact::Oracle;
-use hippolyta::mcts::node::{PROVEN_LOSS, PROVEN_WIN};
-use hippolyta::mcts::ordering::RankPrior;
-use hippolyta::mcts::search::Shared;
-use hippolyta::mcts::tree::Tree;
-use hippolyta::mcts::SearchParams;
-use hippolyta::player::Limits;
-use hippolyta::player_kind::{build, PlayerConfig, PlayerKind};
-use hippolyta::settings::Settings;
-use hippolyta::{Game, Position};
 use oracle::wins;
+use otrera::endgame::{is_decided, Budget, FillSolver, Outcome};
+use otrera::engine::{Answer, Engine};
+use otrera::mcts::exact::Oracle;
+use otrera::mcts::node::{PROVEN_LOSS, PROVEN_WIN};
+use otrera::mcts::ordering::RankPrior;
+use otrera::mcts::search::Shared;
+use otrera::mcts::tree::Tree;
+use otrera::mcts::SearchParams;
+use otrera::player::Limits;
+use otrera::player_kind::{build, PlayerConfig, PlayerKind};
+use otrera::settings::Settings;
+use otrera::{Game, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashMap;

@@ -1,12 +1,12 @@
 //! The GUI's HTTP API over real connections on 127.0.0.1: a whole game, refused requests that
 //! change nothing, the analysis stream, and paths outside the embedded files.
 
-use hippolyta::engine::Engine;
-use hippolyta::gui::session::Controller;
-use hippolyta::gui::Gui;
-use hippolyta::player_kind::PlayerKind;
-use hippolyta::settings::Settings;
-use hippolyta::time::TimeControl;
+use otrera::engine::Engine;
+use otrera::gui::session::Controller;
+use otrera::gui::Gui;
+use otrera::player_kind::PlayerKind;
+use otrera::settings::Settings;
+use otrera::time::TimeControl;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::{Duration, Instant};
@@ -65,7 +65,7 @@ fn post(addr: SocketAddr, path: &str, body: &str) -> (u16, String) {
     raw(
         addr,
         format!(
-            "POST {path} HTTP/1.1\r\nHost: x\r\nX-Hippolyta: 1\r\nContent-Length: {}\r\n\r\n{body}",
+            "POST {path} HTTP/1.1\r\nHost: x\r\nX-Otrera: 1\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         )
         .as_bytes(),
@@ -254,19 +254,19 @@ fn refused_requests_leave_the_game_unchanged() {
         assert_eq!(unversioned(&state(addr)), before, "{path} {body}");
     }
     let raw_cases: Vec<(Vec<u8>, u16)> = vec![
-        // No X-Hippolyta header: another site's page could send this.
+        // No X-Otrera header: another site's page could send this.
         (b"POST /api/undo HTTP/1.1\r\nContent-Length: 0\r\n\r\n".to_vec(), 403),
         (
             format!(
-                "POST /api/sgf HTTP/1.1\r\nX-Hippolyta: 1\r\nContent-Length: {}\r\n\r\n{huge}",
+                "POST /api/sgf HTTP/1.1\r\nX-Otrera: 1\r\nContent-Length: {}\r\n\r\n{huge}",
                 huge.len()
             )
             .into_bytes(),
             413,
         ),
-        (b"POST /api/play HTTP/1.1\r\nX-Hippolyta: 1\r\nContent-Length: x\r\n\r\n".to_vec(), 400),
+        (b"POST /api/play HTTP/1.1\r\nX-Otrera: 1\r\nContent-Length: x\r\n\r\n".to_vec(), 400),
         (
-            b"POST /api/play HTTP/1.1\r\nX-Hippolyta: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+            b"POST /api/play HTTP/1.1\r\nX-Otrera: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
                 .to_vec(),
             411,
         ),
@@ -280,7 +280,7 @@ fn refused_requests_leave_the_game_unchanged() {
             format!("GET / HTTP/1.1\r\n{}\r\n", "X-A: b\r\n".repeat(100)).into_bytes(),
             431,
         ),
-        (b"POST /api/play HTTP/1.1\r\nX-Hippolyta: 1\r\nContent-Length: 4\r\n\r\n\xff\xfe\xfd\xfc".to_vec(), 400),
+        (b"POST /api/play HTTP/1.1\r\nX-Otrera: 1\r\nContent-Length: 4\r\n\r\n\xff\xfe\xfd\xfc".to_vec(), 400),
         (b"PUT /api/play HTTP/1.1\r\n\r\n".to_vec(), 405),
         (b"DELETE / HTTP/1.1\r\n\r\n".to_vec(), 405),
     ];
@@ -293,7 +293,7 @@ fn refused_requests_leave_the_game_unchanged() {
     // Abrupt disconnects: a half-sent head, a half-sent body, a stream closed at once.
     for bytes in [
         &b"GET /api/sta"[..],
-        b"POST /api/play HTTP/1.1\r\nX-Hippolyta: 1\r\nContent-Length: 100\r\n\r\nd1",
+        b"POST /api/play HTTP/1.1\r\nX-Otrera: 1\r\nContent-Length: 100\r\n\r\nd1",
         b"GET /api/events HTTP/1.1\r\n\r\n",
     ] {
         let mut s = TcpStream::connect(addr).unwrap();

@@ -4,9 +4,9 @@
 
 mod cli_support;
 
-use cli_support::hippolyta;
-use hippolyta::learn::record::read_file;
-use hippolyta::learn::weights::Weights;
+use cli_support::otrera;
+use otrera::learn::record::read_file;
+use otrera::learn::weights::Weights;
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -18,7 +18,7 @@ fn ok(out: &Output) -> String {
 }
 
 fn selfplay(out: &Path, shard: &str) -> String {
-    ok(&hippolyta(&[
+    ok(&otrera(&[
         "selfplay",
         "--out",
         out.to_str().unwrap(),
@@ -59,7 +59,7 @@ fn selfplay_then_train_end_to_end() {
     let ra = read_file(&a).unwrap();
     let rc = read_file(&c).unwrap();
     // Shard 0/2 plays games 0 and 2, shard 1/2 games 1 and 3.
-    let games = |r: &[hippolyta::learn::record::Record]| {
+    let games = |r: &[otrera::learn::record::Record]| {
         let mut g: Vec<u64> = r.iter().map(|x| x.game).collect();
         g.dedup();
         g
@@ -77,7 +77,7 @@ fn selfplay_then_train_end_to_end() {
     assert!(ra.iter().filter(|r| !r.visits.is_empty()).count() > 20);
 
     let train = |out: &Path| {
-        ok(&hippolyta(&[
+        ok(&otrera(&[
             "train",
             a.to_str().unwrap(),
             c.to_str().unwrap(),
@@ -113,7 +113,7 @@ fn selfplay_then_train_end_to_end() {
         "--sharpen",
         "--negatives",
     ] {
-        let out = hippolyta(&[
+        let out = otrera(&[
             "train",
             a.to_str().unwrap(),
             "--out",
@@ -124,7 +124,7 @@ fn selfplay_then_train_end_to_end() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("unexpected argument"), "{flag}: {err}");
     }
-    let out = hippolyta(&["bench", "--weights", "learned-prior"]);
+    let out = otrera(&["bench", "--weights", "learned-prior"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("invalid value 'learned-prior'"), "{err}");
 
@@ -132,7 +132,7 @@ fn selfplay_then_train_end_to_end() {
     let full = fs::read_to_string(&a).unwrap();
     let cut = dir.join("cut.jsonl");
     fs::write(&cut, &full[..full.len() - 40]).unwrap();
-    let out = hippolyta(&[
+    let out = otrera(&[
         "train",
         cut.to_str().unwrap(),
         "--out",
@@ -148,7 +148,7 @@ fn selfplay_then_train_end_to_end() {
 
 #[test]
 fn learned_weights_play_from_the_protocol() {
-    let out = Command::new(env!("CARGO_BIN_EXE_hippolyta"))
+    let out = Command::new(env!("CARGO_BIN_EXE_otrera"))
         .args(["--weights", "learned", "--playouts", "200"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -1,11 +1,11 @@
-//! The match runner end to end: the built `hippolyta match` against the fake engine of
+//! The match runner end to end: the built `otrera match` against the fake engine of
 //! `tests/fixtures/fake_engine.rs`, which plays random moves and can be told to misbehave. Limits are generous; the only timing that matters is an engine sleeping far longer
 //! than its clock allows.
 
 mod cli_support;
 
 use cli_support::{scratch, text};
-use hippolyta::sgf;
+use otrera::sgf;
 use std::fs;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -38,18 +38,18 @@ fn engine(args: &str) -> String {
     format!("{} {args}", fake_engine())
 }
 
-/// `hippolyta match` with `args`.
-fn hippolyta(args: &[&str]) -> Output {
+/// `otrera match` with `args`.
+fn otrera(args: &[&str]) -> Output {
     let mut all = vec!["match"];
     all.extend_from_slice(args);
-    cli_support::hippolyta(&all)
+    cli_support::otrera(&all)
 }
 
 /// A match between the engines `a` and `b` (`--engine` specs) with the other options `rest`.
 fn play(a: &str, b: &str, rest: &[&str]) -> Output {
     let mut args = vec!["--engine", a, "--engine", b];
     args.extend_from_slice(rest);
-    hippolyta(&args)
+    otrera(&args)
 }
 
 /// The value of `"key":"..."` in a JSON line written by the runner (values have no escapes here).
@@ -111,13 +111,13 @@ fn plays_a_match_and_writes_records() {
         // The record holds the whole game: it ends with the loser out of moves.
         let end = loaded.game.position();
         assert!(!end.has_legal_move(), "game {game}");
-        let winner = if end.side_to_move() == hippolyta::Color::White {
+        let winner = if end.side_to_move() == otrera::Color::White {
             "B+"
         } else {
             "W+"
         };
         // With the exact margin from the endgame solver: W+5 is White with 5 moves to spare.
-        let result = hippolyta::endgame::final_score(end).to_string();
+        let result = otrera::endgame::final_score(end).to_string();
         assert!(result.starts_with(winner), "{result}");
         assert_eq!(loaded.info.result.as_deref(), Some(result.as_str()));
         assert_eq!(json_field(line, "result"), result);
@@ -156,7 +156,7 @@ fn forfeits(kind: &str, extra: &[&str], termination: &str, reason: &str) {
     if !extra.contains(&"--st") {
         args.extend_from_slice(&["--tc", "60"]);
     }
-    let out = hippolyta(&args);
+    let out = otrera(&args);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
     assert!(
@@ -480,8 +480,8 @@ fn adjudication_ends_decided_games() {
         let record = fs::read_to_string(sgf_dir.join(format!("game-{game:05}.sgf"))).unwrap();
         let end = sgf::parse(&record).unwrap().game.position().clone();
         // Stopped where the position is decided, with the solver's result and margin.
-        assert!(end.has_legal_move() && hippolyta::regions::is_decided(&end));
-        let score = hippolyta::endgame::final_score(&end).to_string();
+        assert!(end.has_legal_move() && otrera::regions::is_decided(&end));
+        let score = otrera::endgame::final_score(&end).to_string();
         assert_eq!(json_field(line, "result"), score, "{line}");
         let winner = if score.starts_with('W') {
             "white"
@@ -569,7 +569,7 @@ fn openings_file_on_small_boards() {
     );
     assert!(!first.game.position().has_legal_move());
     let third = sgf::parse(&fs::read_to_string(sgf_dir.join("game-00003.sgf")).unwrap()).unwrap();
-    assert_eq!(third.game.start(), &hippolyta::Position::start(6).unwrap());
+    assert_eq!(third.game.start(), &otrera::Position::start(6).unwrap());
     assert_eq!(third.game.moves()[0].to_string(), "b1-b4/c4");
     let _ = fs::remove_dir_all(&dir);
 }
@@ -599,7 +599,7 @@ fn bad_engines_and_options_are_reported() {
             "--engine", "a", "--engine", "b", "--st", "1", "--sprt", "elo0=5", "elo1=0",
         ],
     ] {
-        let out = hippolyta(args);
+        let out = otrera(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
 }
@@ -607,7 +607,7 @@ fn bad_engines_and_options_are_reported() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_stops_and_still_summarises() {
-    let child = Command::new(env!("CARGO_BIN_EXE_hippolyta"))
+    let child = Command::new(env!("CARGO_BIN_EXE_otrera"))
         .args([
             "match",
             "--engine",
@@ -659,10 +659,10 @@ fn ctrl_c_stops_and_still_summarises() {
     assert!(start.elapsed() < std::time::Duration::from_secs(30));
 }
 
-/// Asks a fresh Hippolyta protocol loop to load `file` and answers its `get_position`.
+/// Asks a fresh Otrera protocol loop to load `file` and answers its `get_position`.
 fn loadsgf_position(file: &std::path::Path) -> String {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hippolyta"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_otrera"))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -681,10 +681,10 @@ fn loadsgf_position(file: &std::path::Path) -> String {
 }
 
 #[test]
-fn hippolyta_plays_itself_and_its_records_load_back() {
+fn otrera_plays_itself_and_its_records_load_back() {
     let dir = scratch("selfplay");
     let sgf_dir = dir.join("sgf");
-    let me = quote(env!("CARGO_BIN_EXE_hippolyta"));
+    let me = quote(env!("CARGO_BIN_EXE_otrera"));
     let out = play(
         &format!("{me} --player random --seed 1"),
         &format!("{me} --player random --seed 2"),
@@ -704,11 +704,11 @@ fn hippolyta_plays_itself_and_its_records_load_back() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
     assert!(
-        stdout.contains("Match Hippolyta#1 vs Hippolyta#2: 4 games"),
+        stdout.contains("Match Otrera#1 vs Otrera#2: 4 games"),
         "{stdout}"
     );
-    assert!(stdout.contains("Forfeits by Hippolyta#1: none"), "{stdout}");
-    assert!(stdout.contains("Forfeits by Hippolyta#2: none"), "{stdout}");
+    assert!(stdout.contains("Forfeits by Otrera#1: none"), "{stdout}");
+    assert!(stdout.contains("Forfeits by Otrera#2: none"), "{stdout}");
     for game in 1..=4 {
         let file = sgf_dir.join(format!("game-{game:05}.sgf"));
         let ours = sgf::parse(&fs::read_to_string(&file).unwrap()).unwrap();

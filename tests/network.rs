@@ -4,7 +4,7 @@
 
 mod cli_support;
 
-use cli_support::hippolyta;
+use cli_support::otrera;
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -30,11 +30,11 @@ fn selfplay(out: &Path, games: &str, extra: &[&str]) -> Output {
         "16",
     ];
     args.extend_from_slice(extra);
-    hippolyta(&args)
+    otrera(&args)
 }
 
 fn protocol(args: &[&str], input: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_hippolyta"))
+    let out = Command::new(env!("CARGO_BIN_EXE_otrera"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -66,7 +66,7 @@ fn selfplay_resumes_and_the_trained_net_plays() {
     ok(&selfplay(&part, "3", &["--resume"]));
     assert_eq!(fs::read(&part).unwrap(), fs::read(&full).unwrap());
     // Other settings are refused.
-    let out = hippolyta(&[
+    let out = otrera(&[
         "selfplay",
         "--out",
         part.to_str().unwrap(),
@@ -84,7 +84,7 @@ fn selfplay_resumes_and_the_trained_net_plays() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
 
     let train = |out: &Path| {
-        ok(&hippolyta(&[
+        ok(&otrera(&[
             "train",
             "--net",
             full.to_str().unwrap(),
@@ -128,9 +128,9 @@ fn selfplay_resumes_and_the_trained_net_plays() {
         "{text}"
     );
     assert!(text.contains("= learned"), "{text}");
-    let out = hippolyta(&["bench", "--weights", full.to_str().unwrap()]);
+    let out = otrera(&["bench", "--weights", full.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no HIPPONET magic"), "{err}");
+    assert!(err.contains("no OTRERANN magic"), "{err}");
     fs::remove_dir_all(&dir).ok();
 }

@@ -1,7 +1,7 @@
 //! Perft cases kept as data (tests/data/perft.txt), checked through the library and the binary.
 
-use hippolyta::perft::{divide, perft};
-use hippolyta::Position;
+use otrera::perft::{divide, perft};
+use otrera::Position;
 use std::process::Command;
 
 fn cases() -> Vec<(String, u32, u64)> {
@@ -39,7 +39,7 @@ fn perft_data() {
 
 #[test]
 fn perft_from_the_binary() {
-    let out = Command::new(env!("CARGO_BIN_EXE_hippolyta"))
+    let out = Command::new(env!("CARGO_BIN_EXE_otrera"))
         .args(["perft", "2"])
         .output()
         .unwrap();
@@ -47,7 +47,7 @@ fn perft_from_the_binary() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.trim_end().ends_with("4307152"), "{stdout}");
 
-    let out = Command::new(env!("CARGO_BIN_EXE_hippolyta"))
+    let out = Command::new(env!("CARGO_BIN_EXE_otrera"))
         .args([
             "perft",
             "1",
@@ -61,7 +61,7 @@ fn perft_from_the_binary() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines, ["b2-a1/b2: 1", "b2-c1/b2: 1", "perft 1: 2"]);
 
-    let out = Command::new(env!("CARGO_BIN_EXE_hippolyta"))
+    let out = Command::new(env!("CARGO_BIN_EXE_otrera"))
         .args(["perft", "1", "--position", "10/9 w"])
         .output()
         .unwrap();

@@ -1,7 +1,7 @@
 //! Property tests of the rules core over positions from seeded random games on 6x6, 8x8 and 10x10
 //! and on rectangles (5x6, 7x4, 4x9, 10x5).
 
-use hippolyta::{Color, Move, Piece, Position, Square};
+use otrera::{Color, Move, Piece, Position, Square};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
@@ -93,7 +93,7 @@ fn rectangle_perft_matches_brute_force() {
         for _ in 0..4 {
             let depth = if p.empty_squares().count() > 14 { 2 } else { 3 };
             let want = brute_force_perft(&p, depth);
-            let got = hippolyta::perft::perft(&mut p.clone(), depth);
+            let got = otrera::perft::perft(&mut p.clone(), depth);
             assert_eq!(got, want, "{p} depth {depth}");
             for _ in 0..2 {
                 if let Some(m) = p.random_move(&mut rng) {

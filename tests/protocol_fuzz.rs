@@ -17,7 +17,7 @@ const LEFT_OUT: &[&str] = &["quit", "solve"];
 
 /// Every command of the protocol's table (but [`LEFT_OUT`]), and a few unknown names.
 fn names() -> Vec<&'static str> {
-    hippolyta::protocol::command::COMMANDS
+    otrera::protocol::command::COMMANDS
         .iter()
         .map(|s| s.name)
         .filter(|n| !LEFT_OUT.contains(n))
@@ -247,7 +247,7 @@ fn random_and_mutated_command_lines() {
             "response {id} is {r:?}"
         );
     }
-    assert_eq!(responses[count], format!("={} Hippolyta", count + 1));
+    assert_eq!(responses[count], format!("={} Otrera", count + 1));
     let failures = responses.iter().filter(|r| r.starts_with('?')).count();
     // The mix must exercise both paths.
     assert!(

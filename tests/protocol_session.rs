@@ -12,14 +12,14 @@ use std::time::{Duration, Instant};
 fn crlf_spaces_tabs_comments_and_empty_lines() {
     let input = b"name\r\n  \t protocol_version  \r\n\r\n   \n# only a comment\r\n\t3\tknown_command\tplay # c\r\nlist_games";
     let (out, status) = run(&[], input);
-    assert_eq!(out, "= Hippolyta\n\n= 2\n\n=3 true\n\n= Amazons\n\n");
+    assert_eq!(out, "= Otrera\n\n= 2\n\n=3 true\n\n= Amazons\n\n");
     assert!(status.success());
 }
 
 #[test]
 fn end_of_input_acts_as_quit() {
     let mut s = Session::start(&[]);
-    assert_eq!(s.ask("name"), "= Hippolyta");
+    assert_eq!(s.ask("name"), "= Otrera");
     assert!(s.close().success());
 }
 
@@ -68,7 +68,7 @@ fn analyze_streams_until_the_next_command() {
     s.send("8 name");
     // The random player has no statistics to stream: the response ends with the blank line.
     assert_eq!(s.line().unwrap(), "");
-    assert_eq!(s.response(), "=8 Hippolyta");
+    assert_eq!(s.response(), "=8 Otrera");
     s.send("analyze w 1");
     assert_eq!(s.line().unwrap(), "=");
     let t = Instant::now();
@@ -98,7 +98,7 @@ fn analyze_shows_the_solvers_proof() {
     assert_eq!(s.line().unwrap(), "solved loss");
     s.send("name");
     assert_eq!(s.line().unwrap(), "");
-    assert_eq!(s.response(), "= Hippolyta");
+    assert_eq!(s.response(), "= Otrera");
     // Switched off, the same analysis has no solved line.
     assert_eq!(s.ask("set_option solver_empty 0"), "=");
     s.send("analyze w 10");
@@ -113,7 +113,7 @@ fn analyze_shows_the_solvers_proof() {
             break;
         }
     }
-    assert_eq!(s.response(), "= Hippolyta");
+    assert_eq!(s.response(), "= Otrera");
     assert!(s.close().success());
 }
 
@@ -145,7 +145,7 @@ fn pondering_is_stopped_by_the_next_command() {
     assert_eq!(m.len(), 8, "{m}");
     // The engine now thinks on Black's time until this arrives.
     assert_eq!(s.ok("play b a7-a6/a5"), "");
-    assert_eq!(s.ok("name"), "Hippolyta");
+    assert_eq!(s.ok("name"), "Otrera");
     assert!(s.close().success());
 }
 
@@ -159,7 +159,7 @@ fn overlong_and_binary_lines_get_errors_and_the_engine_lives() {
     s.send_raw(b"\xff\xfe\x00\x01 name\n");
     assert!(s.response().starts_with("? unknown command"));
     s.send_raw(b"4 na\x00me\n");
-    assert_eq!(s.response(), "=4 Hippolyta");
+    assert_eq!(s.response(), "=4 Otrera");
     assert!(s.close().success());
 }
 
@@ -222,7 +222,7 @@ fn failed_commands_leave_the_position_unchanged() {
 
 #[test]
 fn records_round_trip_through_files() {
-    let dir = std::env::temp_dir().join(format!("hippolyta-sgf-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("otrera-sgf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut s = Session::start_in(&["--player", "random", "--seed", "3"], Some(&dir));
     s.ok("boardsize 8");
@@ -305,7 +305,7 @@ fn flags_set_the_options() {
 #[test]
 fn runs_from_a_directory_without_files() {
     let (out, status) = run_in(&[], b"name\n", Some(&std::env::temp_dir()));
-    assert_eq!(out, "= Hippolyta\n\n");
+    assert_eq!(out, "= Otrera\n\n");
     assert!(status.success());
 }
 

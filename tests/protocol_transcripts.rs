@@ -1,7 +1,7 @@
 //! Golden transcripts: every `tests/transcripts/*.txt` is replayed through the real binary, and
 //! every example session in `protocol.md` must be one of those files, word for word.
 //!
-//! A transcript is a terminal session: an optional first line `$ hippolyta ARGS` gives the
+//! A transcript is a terminal session: an optional first line `$ otrera ARGS` gives the
 //! command-line flags, lines starting with `>` are sent (the text after `> `), and all other lines
 //! are the expected output, in order.
 
@@ -19,7 +19,7 @@ fn split(text: &str) -> (Vec<String>, String, String) {
     let (mut input, mut output) = (String::new(), String::new());
     let mut lines = text.lines().peekable();
     let mut args = Vec::new();
-    if let Some(rest) = lines.peek().and_then(|l| l.strip_prefix("$ hippolyta")) {
+    if let Some(rest) = lines.peek().and_then(|l| l.strip_prefix("$ otrera")) {
         args = rest.split_whitespace().map(String::from).collect();
         lines.next();
     }
@@ -115,7 +115,7 @@ fn protocol_md_examples_are_the_transcripts() {
 
 #[test]
 fn protocol_md_lists_every_command_with_its_origin() {
-    use hippolyta::protocol::command::{Origin, COMMANDS};
+    use otrera::protocol::command::{Origin, COMMANDS};
     let md = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
     // Rows of the command table: | `name args` | origin | answer |
     let rows: Vec<(String, String)> = md
@@ -159,7 +159,7 @@ fn protocol_md_lists_every_command_with_its_origin() {
 #[test]
 fn protocol_md_lists_every_option() {
     let md = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
-    for o in hippolyta::settings::OPTIONS {
+    for o in otrera::settings::OPTIONS {
         let flag = o.name.replace('_', "-");
         let row = format!("| `{}` | `--{flag}", o.name);
         assert!(md.contains(&row), "protocol.md's option table lacks {row}");

@@ -2,10 +2,10 @@
 
 mod oracle;
 
-use hippolyta::player::{Limits, Player};
-use hippolyta::player_kind::{build, PlayerConfig, PlayerKind};
-use hippolyta::{Game, Move, Position};
 use oracle::wins;
+use otrera::player::{Limits, Player};
+use otrera::player_kind::{build, PlayerConfig, PlayerKind};
+use otrera::{Game, Move, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -249,7 +249,7 @@ fn two_threads_share_the_budget() {
 
 #[test]
 fn decided_positions_are_filled_in_perfectly() {
-    use hippolyta::endgame::{Budget, FillSolver};
+    use otrera::endgame::{Budget, FillSolver};
     let stop = AtomicBool::new(false);
     let mut solver = FillSolver::new();
     // Separated regions where the search alone (territory evaluation, 100 playouts) wastes moves
@@ -300,7 +300,7 @@ fn a_search_that_proves_its_root_reports_and_ends() {
 
 #[test]
 fn a_lost_root_plays_the_move_that_resists_longest() {
-    use hippolyta::mcts::{MctsPlayer, SearchParams};
+    use otrera::mcts::{MctsPlayer, SearchParams};
     // White to move loses (not decided yet). The seeded search proves every move lost; its
     // most-visited move, b1-a1/b1, loses in 3 plies, while d2-c3/b3 holds out for 5.
     let pos: Position = oracle::LOST_ROOT.parse().unwrap();
@@ -328,11 +328,11 @@ fn a_lost_root_plays_the_move_that_resists_longest() {
 
 #[test]
 fn memory_holds_the_tree_and_every_threads_endgame_oracle() {
-    use hippolyta::mcts::exact::ORACLE_BYTES;
-    use hippolyta::mcts::{MctsPlayer, SearchParams};
+    use otrera::mcts::exact::ORACLE_BYTES;
+    use otrera::mcts::{MctsPlayer, SearchParams};
     let mib = 1 << 20;
     let tree_bytes = |threads| {
-        let split = hippolyta::memory::split(64, threads, false);
+        let split = otrera::memory::split(64, threads, false);
         MctsPlayer::new(threads, split.tree_bytes, Some(1), SearchParams::default())
             .tree()
             .reserved_bytes()

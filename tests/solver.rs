@@ -1,9 +1,9 @@
 //! The proof-number solver against plain exhaustive search on random small positions.
 
-use hippolyta::solver::guide::{Guide, Outcome};
-use hippolyta::solver::{Limits, MoveStatus, ProofSolver, SolveReport, Verdict};
-use hippolyta::Move;
-use hippolyta::{Bitboard, Color, Piece, Position, Square};
+use otrera::solver::guide::{Guide, Outcome};
+use otrera::solver::{Limits, MoveStatus, ProofSolver, SolveReport, Verdict};
+use otrera::Move;
+use otrera::{Bitboard, Color, Piece, Position, Square};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -392,7 +392,7 @@ fn wins_cached(p: &mut Position, cache: &mut [u64]) -> bool {
 #[ignore]
 fn named_start_by_exhaustive_search() {
     let dims = std::env::var("SOLVE_EXHAUSTIVE").unwrap_or_else(|_| "4x4".into());
-    let (w, h) = hippolyta::position::parse_dims(&dims).expect("WxH");
+    let (w, h) = otrera::position::parse_dims(&dims).expect("WxH");
     let p = Position::named_start(w, h).expect("a named start");
     let started = std::time::Instant::now();
     let mut cache = vec![0u64; 1 << 28];
@@ -434,19 +434,19 @@ mod cli_support;
 /// and still checks.
 #[test]
 fn solve_table_grows_as_the_proof_needs() {
-    use cli_support::{hippolyta, text};
+    use cli_support::{otrera, text};
     let memory = |stdout: &str| -> f64 {
         let summary = stdout.lines().find(|l| l.starts_with("summary: ")).unwrap();
         let tail = summary.rsplit("table memory ").next().unwrap();
         tail.trim_end_matches(" MiB").parse().unwrap()
     };
-    let out = hippolyta(&["solve", "--position", "4/W2B/W1B1/4 w"]);
+    let out = otrera(&["solve", "--position", "4/W2B/W1B1/4 w"]);
     let stdout = text(&out.stdout);
     assert!(stdout.contains("table 1024 MiB (from 16 MiB, grown when three quarters full)"));
     assert!(!stdout.contains("table grown"), "{stdout}");
     assert!(memory(&stdout) <= 16.0, "{stdout}");
     assert_eq!(stdout.lines().last(), Some("result: loss"));
-    let out = hippolyta(&["solve", "--board", "4x5", "--hash", "64", "--verify"]);
+    let out = otrera(&["solve", "--board", "4x5", "--hash", "64", "--verify"]);
     let grown = text(&out.stdout);
     assert!(
         grown.contains("\ntable grown: 16 MiB three quarters full after "),
@@ -457,11 +457,11 @@ fn solve_table_grows_as_the_proof_needs() {
     assert_eq!(grown.lines().last(), Some("result: loss"));
 }
 
-/// `hippolyta solve` from the command line: the summary, the last line, threads and bad input.
+/// `otrera solve` from the command line: the summary, the last line, threads and bad input.
 #[test]
 fn solve_command_line() {
-    use cli_support::{hippolyta, text};
-    let out = hippolyta(&[
+    use cli_support::{otrera, text};
+    let out = otrera(&[
         "solve",
         "--board",
         "4x4",
@@ -479,20 +479,20 @@ fn solve_command_line() {
     assert_eq!(stdout.lines().last(), Some("result: loss"), "{stdout}");
     // White's only move a1-b1/a1 leaves Black on c2 stuck.
     // The header gives the table's real size: `--hash 0` gets the least, 1 MiB.
-    let out = hippolyta(&["solve", "--position", "xxB/xxx/W1x w", "--hash", "0"]);
+    let out = otrera(&["solve", "--position", "xxB/xxx/W1x w", "--hash", "0"]);
     assert!(text(&out.stdout).contains("table 1 MiB, 1 thread"));
     assert_eq!(
         text(&out.stdout).lines().last(),
         Some("result: win a1-b1/a1")
     );
     // The removed `--disproof` switch is refused, not ignored.
-    let out = hippolyta(&["solve", "--board", "4x4", "--disproof", "sum"]);
+    let out = otrera(&["solve", "--board", "4x4", "--disproof", "sum"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = hippolyta(&["solve", "--board", "5x5", "--nodes", "3000", "--hash", "8"]);
+    let out = otrera(&["solve", "--board", "5x5", "--nodes", "3000", "--hash", "8"]);
     assert_eq!(text(&out.stdout).lines().last(), Some("result: unknown"));
     // Progress lines count the first moves (up to symmetry) settled so far; 6x4 is lost, so none
     // is ever won, and it takes far longer than a second.
-    let out = hippolyta(&[
+    let out = otrera(&[
         "solve",
         "--board",
         "6x4",
@@ -513,19 +513,19 @@ fn solve_command_line() {
         assert!(line.contains(" first moves won 0 lost "), "{line}");
         assert!(line.ends_with(" of 128"), "{line}");
     }
-    let out = hippolyta(&["solve", "--board", "5by5"]);
+    let out = otrera(&["solve", "--board", "5by5"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("bad --board '5by5'"));
 }
 
-/// `hippolyta solve --guide`: the tree search's ranking, the tries of its candidates, a proof
+/// `otrera solve --guide`: the tree search's ranking, the tries of its candidates, a proof
 /// that checks, and bad input.
 #[test]
 fn solve_guided_command_line() {
-    use cli_support::{hippolyta, text};
+    use cli_support::{otrera, text};
     // 5x4 is won; the tree search's favourite, d1-d2/b2, is the mirror image of b1-b2/d2, which
     // the plain solve proves, and it wins in the first round.
-    let out = hippolyta(&[
+    let out = otrera(&[
         "solve", "--board", "5x4", "--guide", "20000", "--hash", "8", "--verify",
     ]);
     assert!(out.status.success());
@@ -544,7 +544,7 @@ fn solve_guided_command_line() {
     assert!(stdout.contains("\nproof: verified, "), "{stdout}");
     assert_eq!(stdout.lines().last(), Some("result: win d1-d2/b2"));
     // 4x4 is lost: every candidate is refuted, and the root's pass proves the rest.
-    let out = hippolyta(&[
+    let out = otrera(&[
         "solve",
         "--board",
         "4x4",
@@ -559,14 +559,14 @@ fn solve_guided_command_line() {
     assert_eq!(stdout.matches("): loses after ").count(), 2, "{stdout}");
     assert_eq!(stdout.lines().last(), Some("result: loss"), "{stdout}");
     // A budget too small for 5x5 leaves it unknown.
-    let out = hippolyta(&[
+    let out = otrera(&[
         "solve", "--board", "5x5", "--guide", "1000", "--nodes", "5000", "--hash", "8",
     ]);
     let stdout = text(&out.stdout);
     assert!(stdout.contains("): open after "), "{stdout}");
     assert_eq!(stdout.lines().last(), Some("result: unknown"), "{stdout}");
     // Progress lines come at the solve's pace, though every try starts a clock of its own.
-    let out = hippolyta(&[
+    let out = otrera(&[
         "solve",
         "--board",
         "5x5",
@@ -582,7 +582,7 @@ fn solve_guided_command_line() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains("\nprogress: nodes "), "{stdout}");
     assert_eq!(stdout.lines().last(), Some("result: unknown"), "{stdout}");
-    let out = hippolyta(&["solve", "--board", "4x4", "--guide", "0"]);
+    let out = otrera(&["solve", "--board", "4x4", "--guide", "0"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("bad --guide 0"));
 }

@@ -4,12 +4,12 @@
 
 mod oracle;
 
-use hippolyta::engine::{Engine, Go, SearchResult};
-use hippolyta::regions::is_decided;
-use hippolyta::settings::Settings;
-use hippolyta::solver::{Limits, ProofSolver, Verdict};
-use hippolyta::{Move, Position};
 use oracle::wins;
+use otrera::engine::{Engine, Go, SearchResult};
+use otrera::regions::is_decided;
+use otrera::settings::Settings;
+use otrera::solver::{Limits, ProofSolver, Verdict};
+use otrera::{Move, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -115,7 +115,7 @@ fn proof_work(pos: &Position) -> u64 {
     let r = s.solve(
         pos,
         &Limits {
-            nodes: hippolyta::proof_player::PROBE_NODES,
+            nodes: otrera::proof_player::PROBE_NODES,
             ..Limits::default()
         },
         &AtomicBool::new(false),
@@ -166,7 +166,7 @@ fn solver_empty_zero_turns_the_solver_off() {
     // The option set at run time: off, then a threshold below the position's contested squares.
     on.set_option("solver_empty", "0").unwrap();
     assert_eq!(search(&mut on).decision.report.solved, None);
-    let mixed = hippolyta::proof_player::mixed_empty(&pos).unwrap();
+    let mixed = otrera::proof_player::mixed_empty(&pos).unwrap();
     assert!(mixed > 1, "{pos}");
     on.set_option("solver_empty", &(mixed - 1).to_string())
         .unwrap();
@@ -178,9 +178,9 @@ fn solver_empty_zero_turns_the_solver_off() {
 
 #[test]
 fn a_stopped_search_still_answers_with_a_legal_move() {
-    use hippolyta::player::Limits as SearchLimits;
-    use hippolyta::player_kind::{build, PlayerConfig, PlayerKind};
-    use hippolyta::Game;
+    use otrera::player::Limits as SearchLimits;
+    use otrera::player_kind::{build, PlayerConfig, PlayerKind};
+    use otrera::Game;
     // The stop flag is up before the search starts (a `quit` racing a `genmove`): the player
     // does not wait for the solver thread and still names a legal move; the next search, not
     // stopped, gets the solver back and proves the position.

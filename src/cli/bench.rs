@@ -1,4 +1,4 @@
-//! `hippolyta bench`: searches the fixed positions of `crate::bench` and prints the signature
+//! `otrera bench`: searches the fixed positions of `crate::bench` and prints the signature
 //! and the speed.
 
 use super::settings_args::weights_parser;
@@ -8,7 +8,7 @@ use crate::position::Position;
 use crate::settings::parse_threads;
 use std::process::ExitCode;
 
-/// Flags of `hippolyta bench`.
+/// Flags of `otrera bench`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct BenchArgs {
     /// Search threads.
@@ -25,13 +25,13 @@ pub struct BenchArgs {
     pub weights: WeightsChoice,
 }
 
-/// Runs `hippolyta bench`.
+/// Runs `otrera bench`.
 pub fn run(args: &BenchArgs) -> ExitCode {
     let position = match args.position.as_deref().map(str::parse::<Position>) {
         None => None,
         Some(Ok(p)) => Some(p),
         Some(Err(e)) => {
-            eprintln!("hippolyta: bad --position: {e}");
+            eprintln!("otrera: bad --position: {e}");
             return ExitCode::from(2);
         }
     };
@@ -45,7 +45,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     match bench::run(&options, &mut std::io::stdout().lock()) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("hippolyta: {e}");
+            eprintln!("otrera: {e}");
             ExitCode::FAILURE
         }
     }

@@ -1,4 +1,4 @@
-//! `hippolyta gui`: its flags, and the server run until the process is stopped (the page, the
+//! `otrera gui`: its flags, and the server run until the process is stopped (the page, the
 //! API and the session are the `gui` library).
 
 use super::settings_args::SettingsArgs;
@@ -9,7 +9,7 @@ use crate::time::TimeControl;
 use std::net::TcpListener;
 use std::process::ExitCode;
 
-/// Flags of `hippolyta gui`.
+/// Flags of `otrera gui`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct GuiArgs {
     /// Port to listen on (0: any free port).
@@ -41,16 +41,13 @@ fn parse_controller(text: &str) -> Result<Controller, String> {
     Controller::parse(text).ok_or_else(|| format!("'{text}' is not human or engine"))
 }
 
-/// Runs `hippolyta gui` until the process is stopped.
+/// Runs `otrera gui` until the process is stopped.
 pub fn run(args: &GuiArgs) -> ExitCode {
     let settings = args.settings.settings();
     let listener = match TcpListener::bind((args.host.as_str(), args.port)) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!(
-                "hippolyta: cannot listen on {}:{}: {e}",
-                args.host, args.port
-            );
+            eprintln!("otrera: cannot listen on {}:{}: {e}", args.host, args.port);
             return ExitCode::FAILURE;
         }
     };
@@ -62,16 +59,16 @@ pub fn run(args: &GuiArgs) -> ExitCode {
     ) {
         Ok(g) => g,
         Err(e) => {
-            eprintln!("hippolyta: cannot start the server: {e}");
+            eprintln!("otrera: cannot start the server: {e}");
             return ExitCode::FAILURE;
         }
     };
     let addr = gui.addr();
     let url = format!("http://{addr}/");
-    println!("Hippolyta GUI: {url}  (Ctrl-C stops it)");
+    println!("Otrera GUI: {url}  (Ctrl-C stops it)");
     if !addr.ip().is_loopback() {
         eprintln!(
-            "hippolyta: warning: listening on {}, not only this machine: anyone who can reach \
+            "otrera: warning: listening on {}, not only this machine: anyone who can reach \
              it can play and load games, and use this machine's CPU",
             addr.ip()
         );
@@ -105,5 +102,5 @@ fn open_browser(url: &str) {
             return;
         }
     }
-    eprintln!("hippolyta: could not start a browser; open {url} yourself");
+    eprintln!("otrera: could not start a browser; open {url} yourself");
 }

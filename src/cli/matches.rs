@@ -1,4 +1,4 @@
-//! `hippolyta match`: the command line, its checks, and the run with progress on stderr and the
+//! `otrera match`: the command line, its checks, and the run with progress on stderr and the
 //! summary on stdout (the match itself is the `matches` library).
 
 use super::interrupt;
@@ -15,7 +15,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Options of `hippolyta match`.
+/// Options of `otrera match`.
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
     /// An engine: a command line ("prog --opt 'a b'"), or key=value words
@@ -182,12 +182,12 @@ impl MatchArgs {
     }
 }
 
-/// Runs `hippolyta match` with parsed options: progress on stderr, the summary on stdout.
+/// Runs `otrera match` with parsed options: progress on stderr, the summary on stdout.
 pub fn run(args: &MatchArgs) -> ExitCode {
     match run_checked(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("hippolyta match: {e}");
+            eprintln!("otrera match: {e}");
             ExitCode::from(2)
         }
     }

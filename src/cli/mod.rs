@@ -20,10 +20,10 @@ use clap::{Parser, Subcommand};
 use settings_args::SettingsArgs;
 use std::process::ExitCode;
 
-/// Hippolyta, a Game of the Amazons engine. Without a subcommand it reads protocol commands
+/// Otrera, a Game of the Amazons engine. Without a subcommand it reads protocol commands
 /// (GTP with Amazons moves, see protocol.md) on stdin and answers on stdout.
 #[derive(Parser)]
-#[command(name = "hippolyta", version)]
+#[command(name = "otrera", version)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -39,7 +39,7 @@ enum Command {
     Match(Box<matches::MatchArgs>),
     /// Time the exact endgame solver on random one-side regions of 10, 15, 20 and 25 squares.
     EndgameBench(endgame_bench::BenchArgs),
-    /// Play Hippolyta against itself and write training data (see docs/training.md).
+    /// Play Otrera against itself and write training data (see docs/training.md).
     Selfplay(Box<selfplay::SelfplayArgs>),
     /// Fit the evaluation weights to self-play data and write the weights file.
     Train(Box<train::TrainArgs>),
@@ -73,7 +73,7 @@ fn run_protocol(args: &SettingsArgs) -> ExitCode {
         // The controller went away; there is nobody left to tell.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("hippolyta: writing responses: {e}");
+            eprintln!("otrera: writing responses: {e}");
             ExitCode::FAILURE
         }
     }

@@ -1,11 +1,11 @@
-//! `hippolyta perft`: counts move sequences (the move generator's check and benchmark).
+//! `otrera perft`: counts move sequences (the move generator's check and benchmark).
 
 use crate::perft::{divide, perft};
 use crate::position::Position;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Flags of `hippolyta perft`.
+/// Flags of `otrera perft`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct PerftArgs {
     /// Number of plies.
@@ -18,13 +18,13 @@ pub struct PerftArgs {
     pub divide: bool,
 }
 
-/// Runs `hippolyta perft`: the count on stdout, the time on stderr.
+/// Runs `otrera perft`: the count on stdout, the time on stderr.
 pub fn run(args: &PerftArgs) -> ExitCode {
     let mut pos = match args.position.as_deref().map(str::parse::<Position>) {
         None => Position::standard(),
         Some(Ok(p)) => p,
         Some(Err(e)) => {
-            eprintln!("hippolyta: bad --position: {e}");
+            eprintln!("otrera: bad --position: {e}");
             return ExitCode::from(2);
         }
     };

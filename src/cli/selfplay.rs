@@ -1,4 +1,4 @@
-//! `hippolyta selfplay`: the flags, and the run with progress on stderr (the games are
+//! `otrera selfplay`: the flags, and the run with progress on stderr (the games are
 //! `learn::selfplay`).
 
 use super::settings_args::weights_parser;
@@ -9,7 +9,7 @@ use crate::shard::Shard;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Flags of `hippolyta selfplay` (defaults from [`SelfplayOptions::default`]).
+/// Flags of `otrera selfplay` (defaults from [`SelfplayOptions::default`]).
 #[derive(clap::Args, Debug, Clone)]
 pub struct SelfplayArgs {
     /// Write the positions to this file: compact binary records, or JSON lines if the name ends
@@ -72,7 +72,7 @@ impl SelfplayArgs {
     }
 }
 
-/// Runs `hippolyta selfplay`.
+/// Runs `otrera selfplay`.
 pub fn run(args: &SelfplayArgs) -> ExitCode {
     report(
         selfplay::run(&args.options(), &mut std::io::stderr()).map(|s| {

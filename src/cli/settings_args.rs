@@ -49,7 +49,7 @@ pub struct SettingsArgs {
     pub ponder: bool,
     /// Move-ordering and evaluation weights: `builtin` (hand-set), `learned` (those of
     /// `src/learn/weights.txt`, fitted to self-play), or a network weights file from
-    /// `hippolyta train --net` that evaluates on top of the learned ones.
+    /// `otrera train --net` that evaluates on top of the learned ones.
     #[arg(long, default_value_t = DEFAULT_WEIGHTS, value_parser = weights_parser())]
     pub weights: WeightsChoice,
     /// Try the whole-position solver before searching once the regions still fought over have at
@@ -130,14 +130,14 @@ mod tests {
             ("--weights", "weights", "builtin"),
             ("--solver-empty", "solver_empty", "12"),
         ] {
-            let cli = Cli::try_parse_from(["hippolyta", flag, value]).unwrap();
+            let cli = Cli::try_parse_from(["otrera", flag, value]).unwrap();
             let mut want = Settings::default();
             want.set(name, value).unwrap();
             assert_eq!(cli.settings.settings(), want, "{flag} {value}");
         }
-        let defaults = Cli::try_parse_from(["hippolyta"]).unwrap();
+        let defaults = Cli::try_parse_from(["otrera"]).unwrap();
         assert_eq!(defaults.settings.settings(), Settings::default());
-        assert!(Cli::try_parse_from(["hippolyta", "--player", "alphazero"]).is_err());
-        assert!(Cli::try_parse_from(["hippolyta", "--threads", "0"]).is_err());
+        assert!(Cli::try_parse_from(["otrera", "--player", "alphazero"]).is_err());
+        assert!(Cli::try_parse_from(["otrera", "--threads", "0"]).is_err());
     }
 }

@@ -7,7 +7,7 @@ pub fn report(result: Result<(), String>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("hippolyta: {e}");
+            eprintln!("otrera: {e}");
             ExitCode::from(2)
         }
     }

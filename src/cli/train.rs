@@ -1,4 +1,4 @@
-//! `hippolyta train`: the flags, and the fit with its log on stderr (the fit is `learn::train`).
+//! `otrera train`: the flags, and the fit with its log on stderr (the fit is `learn::train`).
 
 use super::settings_args::weights_parser;
 use super::status::report;
@@ -9,13 +9,13 @@ use crate::net::train::NetTrainOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Flags of `hippolyta train` (defaults from [`TrainOptions::default`]).
+/// Flags of `otrera train` (defaults from [`TrainOptions::default`]).
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrainArgs {
-    /// Self-play data files (JSON lines from `hippolyta selfplay`).
+    /// Self-play data files (JSON lines from `otrera selfplay`).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Write the weights here [default: src/learn/weights.txt, or hippolyta.hnet with --net].
+    /// Write the weights here [default: src/learn/weights.txt, or otrera.hnet with --net].
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Seed of the held-out split.
@@ -32,7 +32,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = TrainOptions::default().start, value_parser = weights_parser())]
     pub start: WeightsChoice,
     /// Train the network evaluation (docs/network.md) instead of the linear weights; `--out`
-    /// then names the network file to write (default `hippolyta.hnet`).
+    /// then names the network file to write (default `otrera.hnet`).
     #[arg(long)]
     pub net: bool,
     /// Network: hidden units.
@@ -72,7 +72,7 @@ impl TrainArgs {
             out: self
                 .out
                 .clone()
-                .unwrap_or_else(|| PathBuf::from("hippolyta.hnet")),
+                .unwrap_or_else(|| PathBuf::from("otrera.hnet")),
             split_seed: self.seed,
             holdout: self.holdout,
             result_weight: self.result_weight,
@@ -88,7 +88,7 @@ impl TrainArgs {
     }
 }
 
-/// Runs `hippolyta train`.
+/// Runs `otrera train`.
 pub fn run(args: &TrainArgs) -> ExitCode {
     if args.net {
         return report(net_job::run(&args.net_job(), &mut std::io::stderr()).map(|_| ()));

@@ -1,4 +1,4 @@
-//! `hippolyta gui`: the engine behind a web page served on this machine. Play (against the
+//! `otrera gui`: the engine behind a web page served on this machine. Play (against the
 //! engine, engine against engine, or two humans), step through the game, and watch the engine's
 //! analysis, the territory and the regions on the board.
 //!

@@ -8,7 +8,7 @@
 //!   of moves), `new` (a board: `N` for N x N, or `WxH`), `position` (a position string), `sgf`
 //!   (SGF text), `players` (`white=human black=engine`), `time` (a time control), `analysis`
 //!   (`on`/`off`), `resume`. They answer the new state, or 400 with `{"error": ...}`. They must carry the
-//!   header `X-Hippolyta: 1`, which other sites' pages cannot send without the server's consent
+//!   header `X-Otrera: 1`, which other sites' pages cannot send without the server's consent
 //!   (which it never gives), so a page elsewhere cannot drive the game.
 //! - Anything else is one of the embedded files, or 404.
 
@@ -20,7 +20,7 @@ use crate::json::write::Object;
 use std::sync::Arc;
 
 /// The header every `POST` must carry.
-pub const POST_HEADER: &str = "x-hippolyta";
+pub const POST_HEADER: &str = "x-otrera";
 
 /// The request handler for a session.
 pub fn handler(session: Handle) -> Arc<Handler> {
@@ -49,7 +49,7 @@ fn route(session: &Handle, request: &Request) -> Response {
                 content_type: "application/x-go-sgf; charset=utf-8",
                 headers: vec![(
                     "Content-Disposition",
-                    "attachment; filename=\"hippolyta.sgf\"".into(),
+                    "attachment; filename=\"otrera.sgf\"".into(),
                 )],
                 body: text.into_bytes(),
             },
@@ -77,7 +77,7 @@ fn post(session: &Handle, request: &Request) -> Response {
     if request.header(POST_HEADER) != Some("1") {
         return error(
             403,
-            "requests that change the game must carry the header X-Hippolyta: 1",
+            "requests that change the game must carry the header X-Otrera: 1",
         );
     }
     let Ok(body) = std::str::from_utf8(&request.body) else {

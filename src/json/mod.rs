@@ -1,4 +1,4 @@
-//! A small JSON reader for the files Hippolyta writes itself (self-play data, match JSON lines).
+//! A small JSON reader for the files Otrera writes itself (self-play data, match JSON lines).
 //!
 //! It parses one value from a string and reports errors with the byte column, so readers can
 //! name the file, line and column of a corrupt or truncated record. Numbers are `f64`. Writing is

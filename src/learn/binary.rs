@@ -2,7 +2,7 @@
 //! quarter of the space, written a whole game at a time so that a run that is stopped can resume.
 //!
 //! ```text
-//! file   = "HIPPOSP1" u32:version u32:n header[n] block*
+//! file   = "OTRERASP" u32:version u32:n header[n] block*
 //! header = the run's settings as text ("seed 7\nshard 0/1\n..."): a resumed run must match them
 //! block  = u32:len payload[len] u64:fnv1a(payload)      one game
 //! payload= varint:records record*
@@ -20,7 +20,7 @@ use std::io::Write;
 use std::path::Path;
 
 /// The first bytes of every binary self-play file.
-pub const MAGIC: &[u8; 8] = b"HIPPOSP1";
+pub const MAGIC: &[u8; 8] = b"OTRERASP";
 /// The format version this build writes and reads.
 pub const VERSION: u32 = 1;
 const NO_VALUE: u16 = u16::MAX;
@@ -186,7 +186,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Contents, DataError> {
     if bytes.len() < 16 || &bytes[..8] != MAGIC {
         return Err(err(
             0,
-            "not a binary self-play file (no HIPPOSP1 magic)".into(),
+            "not a binary self-play file (no OTRERASP magic)".into(),
         ));
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());

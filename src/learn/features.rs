@@ -2,7 +2,7 @@
 //! `sum(w_i * f_i(move))` with the [`OrderingWeights`] as the `w_i`. This file names the weights
 //! (for the weights file) and computes the `f_i` one by one, as a plain reference: the search
 //! never builds these vectors but folds the weights into per-square tables, and a test checks the
-//! two agree move by move. (`hippolyta train` no longer fits these weights: a fitted move prior
+//! two agree move by move. (`otrera train` no longer fits these weights: a fitted move prior
 //! lost its gating matches.)
 
 use crate::mcts::ordering::{distance_table, ReachTables, LN_1P, NEIGHBOURS};

@@ -1,4 +1,4 @@
-//! Learning from self-play: `hippolyta selfplay` writes searched positions, `hippolyta train`
+//! Learning from self-play: `otrera selfplay` writes searched positions, `otrera train`
 //! fits the evaluation weights to them, and the binary embeds the result.
 //!
 //! - `record.rs`: the versioned data format (JSON lines) and its reader;

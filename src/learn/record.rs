@@ -1,7 +1,7 @@
 //! The self-play data format, version 1: JSON lines, one searched position per line.
 //!
 //! ```text
-//! {"format":"hippolyta-selfplay","version":1,"game":7,"ply":12,
+//! {"format":"otrera-selfplay","version":1,"game":7,"ply":12,
 //!  "position":"3B2B3/10/... b","to_move":"b","playouts":2000,"value":0.4713,"result":0,
 //!  "visits":[["d10-d4/g4",812],["g10-e8/e2",301],...]}
 //! ```
@@ -20,7 +20,7 @@ use std::fmt;
 use std::path::Path;
 
 /// The `format` field of every line.
-pub const FORMAT: &str = "hippolyta-selfplay";
+pub const FORMAT: &str = "otrera-selfplay";
 /// The `version` field this build writes and reads.
 pub const VERSION: u64 = 1;
 
@@ -224,7 +224,7 @@ mod tests {
     fn records_round_trip() {
         let r = sample();
         let line = r.to_json();
-        assert!(line.starts_with("{\"format\":\"hippolyta-selfplay\",\"version\":1,"));
+        assert!(line.starts_with("{\"format\":\"otrera-selfplay\",\"version\":1,"));
         assert_eq!(Record::parse(&line).unwrap(), r);
         let text = format!("{line}\n\n{line}\n");
         assert_eq!(parse_records("x", &text).unwrap().len(), 2);

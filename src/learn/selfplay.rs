@@ -1,4 +1,4 @@
-//! `hippolyta selfplay`: Hippolyta plays itself and writes training data (`record.rs`).
+//! `otrera selfplay`: Otrera plays itself and writes training data (`record.rs`).
 //!
 //! Each game starts with `random_plies` uniformly random plies from the standard start, then every
 //! move is an MCTS search with a fixed playout budget (or a time); for the first
@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Options of `hippolyta selfplay`.
+/// Options of `otrera selfplay`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SelfplayOptions {
     /// Write the positions to this file (binary, or JSON lines for a `.jsonl` name).
@@ -195,7 +195,7 @@ fn sample(visits: &[(Move, u64)], rng: &mut SmallRng) -> Move {
     visits[0].0
 }
 
-/// Runs `hippolyta selfplay`: plays the games on `concurrency` threads, writes their records in
+/// Runs `otrera selfplay`: plays the games on `concurrency` threads, writes their records in
 /// game order, and prints a progress line to `progress` after each game.
 pub fn run(args: &SelfplayOptions, progress: &mut dyn Write) -> Result<SelfplaySummary, String> {
     if args.concurrency == 0 {
@@ -299,7 +299,7 @@ pub fn settings_text(args: &SelfplayOptions) -> String {
         w => w.name(),
     };
     format!(
-        "hippolyta selfplay\nshard {}\nseed {}\nplayouts {}\nmovetime {:?}\nrandom_plies {}\ntemperature_plies {}\nmemory {}\nweights {}\n",
+        "otrera selfplay\nshard {}\nseed {}\nplayouts {}\nmovetime {:?}\nrandom_plies {}\ntemperature_plies {}\nmemory {}\nweights {}\n",
         args.shard,
         args.seed,
         args.playouts,

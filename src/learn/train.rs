@@ -1,4 +1,4 @@
-//! `hippolyta train`: fits the evaluation weights to self-play data and writes the weights file
+//! `otrera train`: fits the evaluation weights to self-play data and writes the weights file
 //! (`weights.rs`), with the move-ordering weights as they start.
 //!
 //! The [`EvalParams`] weights of the terms and of the logistic (territory weights at phase 1,
@@ -20,10 +20,10 @@ use crate::eval::{terms, EvalParams};
 use std::io::Write;
 use std::path::PathBuf;
 
-/// Options of `hippolyta train`.
+/// Options of `otrera train`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrainOptions {
-    /// Self-play data files (JSON lines from `hippolyta selfplay`).
+    /// Self-play data files (JSON lines from `otrera selfplay`).
     pub files: Vec<PathBuf>,
     /// Write the weights here.
     pub out: PathBuf,
@@ -286,7 +286,7 @@ impl TrainReport {
     pub fn lines(&self, args: &TrainOptions) -> Vec<String> {
         let e = &self.eval;
         vec![
-            "Fitted weights, written by `hippolyta train` (see docs/training.md).".into(),
+            "Fitted weights, written by `otrera train` (see docs/training.md).".into(),
             format!(
                 "data: {} positions from {} games; seed {}, held out {}, result weight {}, start {:?}",
                 self.positions, self.games, args.seed, args.holdout, args.result_weight, args.start
@@ -304,7 +304,7 @@ impl TrainReport {
     }
 }
 
-/// Runs `hippolyta train`: reads the files, fits, writes the weights file and prints the report.
+/// Runs `otrera train`: reads the files, fits, writes the weights file and prints the report.
 pub fn run(args: &TrainOptions, log: &mut dyn Write) -> Result<TrainReport, String> {
     let mut records = Vec::new();
     for path in &args.files {

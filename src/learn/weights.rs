@@ -1,8 +1,8 @@
 //! The fitted parameters file (`src/learn/weights.txt`), embedded in the binary.
 //!
-//! Format, version 1: `#` comment lines, then `format hippolyta-weights 1`, then one `key value`
+//! Format, version 1: `#` comment lines, then `format otrera-weights 1`, then one `key value`
 //! line for each of the move-ordering weights (`ordering.*`, see [`OrderingWeights`]) and the
-//! evaluation weights (`eval.*`, see [`EvalParams`]), all of them, each once. `hippolyta train`
+//! evaluation weights (`eval.*`, see [`EvalParams`]), all of them, each once. `otrera train`
 //! writes it with fixed formatting, so the same data and seed give the same bytes.
 
 use super::features::{
@@ -18,7 +18,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 /// The first non-comment line.
-pub const HEADER: &str = "format hippolyta-weights 1";
+pub const HEADER: &str = "format otrera-weights 1";
 
 /// The file as built into this binary.
 pub const EMBEDDED: &str = include_str!("weights.txt");
@@ -80,7 +80,7 @@ pub enum WeightsChoice {
     Builtin,
     /// The fitted weights embedded from `src/learn/weights.txt`.
     Learned,
-    /// The network embedded from `src/net/hippolyta.hnet`, evaluating playout cut-offs on top of
+    /// The network embedded from `src/net/otrera.hnet`, evaluating playout cut-offs on top of
     /// the learned weights (which also order the moves).
     Net,
     /// A network weights file, read and checked when chosen, used as `Net` is.

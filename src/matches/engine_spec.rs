@@ -1,8 +1,8 @@
 //! How to start one engine: the `--engine` argument.
 //!
 //! Two forms are accepted:
-//! - a plain command line, split like a shell: `--engine "target/release/hippolyta --threads 1"`;
-//! - `key=value` words: `--engine "name=new dir=/tmp cmd='target/release/hippolyta --threads 1'"`
+//! - a plain command line, split like a shell: `--engine "target/release/otrera --threads 1"`;
+//! - `key=value` words: `--engine "name=new dir=/tmp cmd='target/release/otrera --threads 1'"`
 //!   with keys `cmd` (required; split like a shell again), `name` (shown in tables and records;
 //!   default: the engine's answer to `name`), `dir` (working directory), `stderr` (a file the
 //!   engine's standard error is appended to; by default it is discarded), and `tc` or `st` (this
@@ -132,8 +132,8 @@ mod tests {
 
     #[test]
     fn plain_command() {
-        let s = EngineSpec::parse("target/release/hippolyta --threads 1").unwrap();
-        assert_eq!(s.command, ["target/release/hippolyta", "--threads", "1"]);
+        let s = EngineSpec::parse("target/release/otrera --threads 1").unwrap();
+        assert_eq!(s.command, ["target/release/otrera", "--threads", "1"]);
         assert_eq!(s.name, None);
         assert_eq!(s.dir, None);
     }
@@ -210,20 +210,13 @@ mod tests {
         // As in a shell, a word that starts with `#` begins a comment.
         assert_eq!(words("prog --x #1 2"), ["prog", "--x"]);
         // The engine command lines of docs/matches.md.
-        let s = EngineSpec::parse("name=new cmd='target/release/hippolyta --threads 1'").unwrap();
-        assert_eq!(s.command, ["target/release/hippolyta", "--threads", "1"]);
-        let s =
-            EngineSpec::parse("name=one cmd='hippolyta --player random --seed 1' st=1").unwrap();
-        assert_eq!(
-            s.command,
-            ["hippolyta", "--player", "random", "--seed", "1"]
-        );
+        let s = EngineSpec::parse("name=new cmd='target/release/otrera --threads 1'").unwrap();
+        assert_eq!(s.command, ["target/release/otrera", "--threads", "1"]);
+        let s = EngineSpec::parse("name=one cmd='otrera --player random --seed 1' st=1").unwrap();
+        assert_eq!(s.command, ["otrera", "--player", "random", "--seed", "1"]);
         assert_eq!(s.name.as_deref(), Some("one"));
-        let s = EngineSpec::parse("hippolyta --player random --seed 2").unwrap();
-        assert_eq!(
-            s.command,
-            ["hippolyta", "--player", "random", "--seed", "2"]
-        );
+        let s = EngineSpec::parse("otrera --player random --seed 2").unwrap();
+        assert_eq!(s.command, ["otrera", "--player", "random", "--seed", "2"]);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! `hippolyta match --merge A.jsonl B.jsonl ...`: the score, Elo, LOS and SPRT of several match
+//! `otrera match --merge A.jsonl B.jsonl ...`: the score, Elo, LOS and SPRT of several match
 //! runs (typically the shards of one array job, `--shard I/N`) recomputed from their per-game
 //! JSON lines. Games pair up within their own file, as they were played.
 
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn merges_shards_into_one_tally() {
-        let dir = std::env::temp_dir().join(format!("hippolyta-merge-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("otrera-merge-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let a = dir.join("a.jsonl");
         let b = dir.join("b.jsonl");

@@ -1,4 +1,4 @@
-//! Engine-vs-engine matches: `hippolyta match`.
+//! Engine-vs-engine matches: `otrera match`.
 //!
 //! Two engines that speak the GTP-style protocol play games in pairs (same opening, colours
 //! swapped) under a time control the runner enforces itself; every move is checked by the rules

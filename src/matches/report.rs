@@ -346,7 +346,7 @@ pub fn sgf_record(fg: &FinishedGame, tally: &Tally, controls: &[TimeControl; 2])
         overtime: common.and_then(|c| c.overtime()),
         date: Some(today()),
         event: Some(format!(
-            "Hippolyta match {} vs {}, game {}",
+            "Otrera match {} vs {}, game {}",
             tally.names[0],
             tally.names[1],
             fg.index + 1

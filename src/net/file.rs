@@ -4,7 +4,7 @@
 //!
 //! | bytes | field |
 //! |---|---|
-//! | 8 | magic `HIPPONET` |
+//! | 8 | magic `OTRERANN` |
 //! | 4 | format version, [`VERSION`] |
 //! | 4 | feature set (`features::FEATURE_SET`): which inputs the net was trained on |
 //! | 4 | inputs |
@@ -22,7 +22,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The first bytes of every weights file.
-pub const MAGIC: &[u8; 8] = b"HIPPONET";
+pub const MAGIC: &[u8; 8] = b"OTRERANN";
 /// The format version this build reads and writes.
 pub const VERSION: u32 = 1;
 const HEADER_LEN: usize = 8 + 4 * 4;
@@ -44,7 +44,7 @@ pub enum NetFormatError {
         /// Bytes it has.
         found: usize,
     },
-    /// Not a Hippolyta network file.
+    /// Not a Otrera network file.
     BadMagic,
     /// A format version this build does not read.
     Version(u32),
@@ -77,7 +77,7 @@ impl fmt::Display for NetFormatError {
             NetFormatError::TrailingBytes { expected, found } => {
                 write!(f, "{found} bytes, expected {expected}: not one network")
             }
-            NetFormatError::BadMagic => write!(f, "not a Hippolyta network file (no HIPPONET magic)"),
+            NetFormatError::BadMagic => write!(f, "not a Otrera network file (no OTRERANN magic)"),
             NetFormatError::Version(v) => {
                 write!(f, "format version {v}; this build reads version {VERSION}")
             }
@@ -252,8 +252,8 @@ mod tests {
             b[8 + 4 * i..12 + 4 * i].copy_from_slice(&v.to_le_bytes())
         };
         let cases: Vec<(String, &str)> = vec![
-            (with(&|b| b.clear()), "not a Hippolyta network file"),
-            (with(&|b| b[0] = b'X'), "not a Hippolyta network file"),
+            (with(&|b| b.clear()), "not a Otrera network file"),
+            (with(&|b| b[0] = b'X'), "not a Otrera network file"),
             (
                 with(&|b| b.truncate(20)),
                 "truncated: 20 bytes, expected 24",
@@ -286,10 +286,10 @@ mod tests {
 
     #[test]
     fn load_names_the_file() {
-        let dir = std::env::temp_dir().join(format!("hippolyta-net-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("otrera-net-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("short.hnet");
-        std::fs::write(&path, b"HIPPONET\x01").unwrap();
+        std::fs::write(&path, b"OTRERANN\x01").unwrap();
         let e = load(&path).unwrap_err().to_string();
         assert!(
             e.starts_with("weights file '") && e.contains("short.hnet': truncated"),

@@ -101,7 +101,7 @@ pub struct Spec {
 /// Every command, in the order `list_commands` shows them.
 pub const COMMANDS: &[Spec] = &[
     spec("protocol_version", "", 0, 0, Origin::Gtp, |_, _| reply("2")),
-    spec("name", "", 0, 0, Origin::Gtp, |_, _| reply("Hippolyta")),
+    spec("name", "", 0, 0, Origin::Gtp, |_, _| reply("Otrera")),
     spec("version", "", 0, 0, Origin::Gtp, |_, _| {
         reply(env!("CARGO_PKG_VERSION"))
     }),
@@ -362,7 +362,7 @@ fn legal_moves(e: &mut Engine, _: &[String]) -> Result<Action, String> {
 }
 
 /// Deepest `perft` the protocol runs (about a second from the 10x10 start); deeper counts belong
-/// to the `hippolyta perft` subcommand.
+/// to the `otrera perft` subcommand.
 const MAX_PERFT: u32 = 3;
 
 fn perft_command(e: &mut Engine, a: &[String]) -> Result<Action, String> {
@@ -372,7 +372,7 @@ fn perft_command(e: &mut Engine, a: &[String]) -> Result<Action, String> {
         .filter(|&d| d <= MAX_PERFT)
         .ok_or_else(|| {
             format!(
-                "bad depth '{}' (0 to {MAX_PERFT}; use `hippolyta perft` for deeper counts)",
+                "bad depth '{}' (0 to {MAX_PERFT}; use `otrera perft` for deeper counts)",
                 a[0]
             )
         })?;

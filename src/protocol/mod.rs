@@ -419,12 +419,12 @@ mod tests {
         tx.send(line("3 analyze w 1 maxmoves 1")).unwrap();
         out.wait_for(&format!("pv {first}\n"));
         tx.send(line("4 name")).unwrap();
-        out.wait_for("=4 Hippolyta\n\n");
+        out.wait_for("=4 Otrera\n\n");
         tx.send(Input::Eof).unwrap();
         handle.join().unwrap();
         let text = out.text();
         let (stream, rest) = text.split_once("\n\n").unwrap();
-        assert_eq!(rest, "=4 Hippolyta\n\n");
+        assert_eq!(rest, "=4 Otrera\n\n");
         let mut lines = stream.lines();
         assert_eq!(lines.next(), Some("=3"));
         for l in lines {
@@ -499,7 +499,7 @@ mod tests {
         // The second search is the ponder search: unbounded, on Black's turn.
         assert_eq!(seen.lock()[1], Limits::default());
         tx.send(line("7 name")).unwrap();
-        out.wait_for("=7 Hippolyta\n\n");
+        out.wait_for("=7 Otrera\n\n");
         tx.send(Input::Eof).unwrap();
         handle.join().unwrap();
     }

@@ -1,4 +1,4 @@
-//! The guided root: a ranking of the first moves from outside the proof search (in `hippolyta
+//! The guided root: a ranking of the first moves from outside the proof search (in `otrera
 //! solve --guide`, the engine's tree search) picks which of them the solver tries to prove first.
 //!
 //! Why: df-pn at the root follows the first move whose opponent looks cheapest to refute, and its

@@ -1,4 +1,4 @@
-//! Running the built `hippolyta` binary as a user would, for the end-to-end tests of its
+//! Running the built `otrera` binary as a user would, for the end-to-end tests of its
 //! subcommands (`match`, `selfplay`, `train`): a fresh scratch directory per test and the
 //! binary's output.
 #![allow(dead_code)]
@@ -9,15 +9,15 @@ use std::process::{Command, Output};
 
 /// An empty directory of its own for one test (named after the test and this process).
 pub fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hippolyta-{name}-{}", std::process::id()));
+    let d = std::env::temp_dir().join(format!("otrera-{name}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&d);
     fs::create_dir_all(&d).unwrap();
     d
 }
 
 /// Runs the built binary with `args` to its end.
-pub fn hippolyta(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hippolyta"))
+pub fn otrera(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_otrera"))
         .args(args)
         .output()
         .unwrap()

@@ -2,7 +2,7 @@
 //! and independent of the engine's search, endgame solver and proof-number solver.
 #![allow(dead_code)]
 
-use hippolyta::{Move, Position};
+use otrera::{Move, Position};
 use std::collections::HashMap;
 
 /// Whether the side to move wins.

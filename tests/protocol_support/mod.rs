@@ -1,4 +1,4 @@
-//! Driving the real `hippolyta` binary over pipes, with timeouts so a hung engine fails a test
+//! Driving the real `otrera` binary over pipes, with timeouts so a hung engine fails a test
 //! instead of hanging it.
 #![allow(dead_code)]
 
@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 pub const TIMEOUT: Duration = Duration::from_secs(120);
 
 fn spawn(args: &[&str], dir: Option<&std::path::Path>) -> Child {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hippolyta"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_otrera"));
     cmd.args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -20,7 +20,7 @@ fn spawn(args: &[&str], dir: Option<&std::path::Path>) -> Child {
     if let Some(d) = dir {
         cmd.current_dir(d);
     }
-    cmd.spawn().expect("cannot start the hippolyta binary")
+    cmd.spawn().expect("cannot start the otrera binary")
 }
 
 /// Waits for `child` to exit, killing it (and failing) after [`TIMEOUT`].

@@ -1,4 +1,4 @@
-//! `hippolyta endgame-bench`: time to solve random one-side regions of 10, 15, 20 and 25 empty
+//! `otrera endgame-bench`: time to solve random one-side regions of 10, 15, 20 and 25 empty
 //! squares (see [`random`] for how they are grown), the regions of random games at the
 //! moment they become decided, and the cost of region splitting on mid- and endgame positions.
 //!
@@ -51,7 +51,7 @@ impl Default for BenchConfig {
     }
 }
 
-/// Command-line arguments of `hippolyta endgame-bench`.
+/// Command-line arguments of `otrera endgame-bench`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct BenchArgs {
     /// Regions per size.
@@ -218,7 +218,7 @@ fn time_split(positions: &[Position]) -> SplitReport {
     }
 }
 
-/// Runs `hippolyta endgame-bench`: the report on stdout.
+/// Runs `otrera endgame-bench`: the report on stdout.
 pub fn run(args: BenchArgs) -> ExitCode {
     print!("{}", measure(args.into()));
     ExitCode::SUCCESS

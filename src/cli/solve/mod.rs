@@ -1,4 +1,4 @@
-//! `hippolyta solve`: prove a position from the command line.
+//! `otrera solve`: prove a position from the command line.
 //!
 //! Prints the position, a progress line every `--progress` seconds, a summary (statistics and the
 //! root moves' status), with `--verify` a line on the proof's check and size, and, as the very
@@ -18,7 +18,7 @@ use clap::Args;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// Options of `hippolyta solve`.
+/// Options of `otrera solve`.
 #[derive(Args, Debug, Clone)]
 pub struct SolveArgs {
     /// The position string to solve.
@@ -76,7 +76,7 @@ fn seconds(what: &str, s: f64) -> Result<Duration, String> {
     }
 }
 
-/// Runs `hippolyta solve`.
+/// Runs `otrera solve`.
 pub fn run(args: &SolveArgs) -> ExitCode {
     let parsed = start_position(args).and_then(|pos| {
         let time = args.time.map(|t| seconds("time", t)).transpose()?;
@@ -89,7 +89,7 @@ pub fn run(args: &SolveArgs) -> ExitCode {
     let (pos, time, report_every) = match parsed {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("hippolyta: {e}");
+            eprintln!("otrera: {e}");
             return ExitCode::from(2);
         }
     };

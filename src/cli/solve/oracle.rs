@@ -1,4 +1,4 @@
-//! First moves ranked by the engine's tree search, for the guided root (`hippolyta solve
+//! First moves ranked by the engine's tree search, for the guided root (`otrera solve
 //! --guide`, see [`crate::solver::guide`]).
 //!
 //! The Monte Carlo search with the default weights, the solver off, a fixed seed and one thread,

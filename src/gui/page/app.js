@@ -1,4 +1,4 @@
-// Hippolyta's page: draws what the server sends (it holds no rules of its own: legal moves,
+// Otrera's page: draws what the server sends (it holds no rules of its own: legal moves,
 // territory, regions and scores all come from the engine) and sends clicks back as requests.
 'use strict';
 
@@ -66,7 +66,7 @@ async function post(path, body) {
   try {
     const r = await fetch('/api/' + path, {
       method: 'POST',
-      headers: { 'X-Hippolyta': '1', 'Content-Type': 'text/plain' },
+      headers: { 'X-Otrera': '1', 'Content-Type': 'text/plain' },
       body: body === undefined ? '' : String(body),
     });
     const data = await r.json();
