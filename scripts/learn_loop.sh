@@ -19,12 +19,12 @@ cargo build --release --quiet
 cp target/release/otrera "$run/generator"
 # Self-play: one process per shard (on a cluster, one array task each; see docs/training.md).
 for ((i = 0; i < shards; i++)); do
-    nice -n 10 "$run/generator" selfplay --out "$run/selfplay-$i.hpsp" --resume --games "$games" \
+    nice -n 10 "$run/generator" selfplay --out "$run/selfplay-$i.osp" --resume --games "$games" \
         --playouts "${PLAYOUTS:-3000}" --random-plies 4 --temperature-plies 8 --seed 1 \
         --shard "$i/$shards" --weights "$start" 2>"$run/selfplay-$i.log" &
 done
 wait
-nice -n 10 "$run/generator" train "$run"/selfplay-*.hpsp --start "$start" --seed 1 \
+nice -n 10 "$run/generator" train "$run"/selfplay-*.osp --start "$start" --seed 1 \
     --out src/learn/weights.txt
 cargo build --release --quiet
 cp target/release/otrera "$run/candidate"

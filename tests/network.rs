@@ -1,5 +1,5 @@
 //! The network evaluation end to end through the built binary: binary self-play that resumes,
-//! `train --net` writing the same bytes twice, the file played from the protocol, and bad files
+//! `train --model net` writing the same bytes twice, the file played from the protocol, and bad files
 //! refused with the file and the reason.
 
 mod cli_support;
@@ -52,8 +52,8 @@ fn protocol(args: &[&str], input: &str) -> String {
 #[test]
 fn selfplay_resumes_and_the_trained_net_plays() {
     let dir = cli_support::scratch("network");
-    let full = dir.join("full.hpsp");
-    let part = dir.join("part.hpsp");
+    let full = dir.join("full.osp");
+    let part = dir.join("part.osp");
     ok(&selfplay(&full, "3", &[]));
     ok(&selfplay(&part, "2", &[]));
     // An existing file is never overwritten.
@@ -86,7 +86,8 @@ fn selfplay_resumes_and_the_trained_net_plays() {
     let train = |out: &Path| {
         ok(&otrera(&[
             "train",
-            "--net",
+            "--model",
+            "net",
             full.to_str().unwrap(),
             "--out",
             out.to_str().unwrap(),
@@ -98,8 +99,8 @@ fn selfplay_resumes_and_the_trained_net_plays() {
             "0.34",
         ]))
     };
-    let a = dir.join("a.hnet");
-    let b = dir.join("b.hnet");
+    let a = dir.join("a.onet");
+    let b = dir.join("b.onet");
     let log = train(&a);
     assert!(log.contains("epoch   2: loss train "), "{log}");
     assert!(log.contains("linear evaluation held-out loss"), "{log}");
@@ -114,7 +115,7 @@ fn selfplay_resumes_and_the_trained_net_plays() {
     assert!(text.starts_with(&format!("=\n\n= {path}\n\n= ")), "{text}");
 
     // Bad files: refused, the file named, nothing changed.
-    let cut = dir.join("cut.hnet");
+    let cut = dir.join("cut.onet");
     fs::write(&cut, &fs::read(&a).unwrap()[..100]).unwrap();
     let cut = cut.to_str().unwrap();
     let text = protocol(
@@ -132,5 +133,61 @@ fn selfplay_resumes_and_the_trained_net_plays() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no OTRERANN magic"), "{err}");
+    fs::remove_dir_all(&dir).ok();
+}
+
+/// The bar as a user meets it: a run killed (SIGKILL, no chance to tidy up) in the middle and
+/// started again with the same command ends with the same bytes as a run never stopped.
+#[test]
+fn selfplay_killed_and_run_again_gives_the_same_bytes() {
+    let dir = cli_support::scratch("network-kill");
+    let full = dir.join("full.osp");
+    let part = dir.join("part.osp");
+    let args = |out: &Path| {
+        vec![
+            "selfplay".to_string(),
+            "--out".into(),
+            out.to_str().unwrap().into(),
+            "--games".into(),
+            "6".into(),
+            "--playouts".into(),
+            "300".into(),
+            "--seed".into(),
+            "11".into(),
+            "--memory".into(),
+            "16".into(),
+            "--resume".into(),
+        ]
+    };
+    let run = |out: &Path| {
+        let status = Command::new(env!("CARGO_BIN_EXE_otrera"))
+            .args(args(out))
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    run(&full);
+    let whole = fs::read(&full).unwrap();
+    // Kill once the file holds some games but not all: watch its size grow.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_otrera"))
+        .args(args(&part))
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let third = whole.len() as u64 / 3;
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none()
+        && fs::metadata(&part).map_or(0, |m| m.len()) < third
+        && started.elapsed() < std::time::Duration::from_secs(120)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().ok();
+    child.wait().unwrap();
+    let cut = fs::read(&part).unwrap();
+    assert!(cut.len() <= whole.len() && whole.starts_with(&cut[..cut.len().min(whole.len())]));
+    run(&part);
+    assert_eq!(fs::read(&part).unwrap(), whole);
     fs::remove_dir_all(&dir).ok();
 }

@@ -49,7 +49,7 @@ pub struct SettingsArgs {
     pub ponder: bool,
     /// Move-ordering and evaluation weights: `builtin` (hand-set), `learned` (those of
     /// `src/learn/weights.txt`, fitted to self-play), or a network weights file from
-    /// `otrera train --net` that evaluates on top of the learned ones.
+    /// `otrera train --model net` that evaluates on top of the learned ones.
     #[arg(long, default_value_t = DEFAULT_WEIGHTS, value_parser = weights_parser())]
     pub weights: WeightsChoice,
     /// Try the whole-position solver before searching once the regions still fought over have at

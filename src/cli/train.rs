@@ -9,13 +9,22 @@ use crate::net::train::NetTrainOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The evaluations `train` fits.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// The linear evaluation's eight weights.
+    Linear,
+    /// The network evaluation.
+    Net,
+}
+
 /// Flags of `otrera train` (defaults from [`TrainOptions::default`]).
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrainArgs {
-    /// Self-play data files (JSON lines from `otrera selfplay`).
+    /// Self-play data files from `otrera selfplay` (binary or JSON lines).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Write the weights here [default: src/learn/weights.txt, or otrera.hnet with --net].
+    /// Write the weights here [default: src/learn/weights.txt, or otrera.onet with --model net].
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Seed of the held-out split.
@@ -31,10 +40,10 @@ pub struct TrainArgs {
     /// is written unchanged.
     #[arg(long, default_value_t = TrainOptions::default().start, value_parser = weights_parser())]
     pub start: WeightsChoice,
-    /// Train the network evaluation (docs/network.md) instead of the linear weights; `--out`
-    /// then names the network file to write (default `otrera.hnet`).
-    #[arg(long)]
-    pub net: bool,
+    /// What to train: `linear`, the eight weights of the linear evaluation (docs/training.md),
+    /// or `net`, the network evaluation (docs/network.md), whose file `--out` then names.
+    #[arg(long, value_enum, default_value_t = Model::Linear)]
+    pub model: Model,
     /// Network: hidden units.
     #[arg(long, default_value_t = NetTrainOptions::default().hidden)]
     pub hidden: usize,
@@ -72,7 +81,7 @@ impl TrainArgs {
             out: self
                 .out
                 .clone()
-                .unwrap_or_else(|| PathBuf::from("otrera.hnet")),
+                .unwrap_or_else(|| PathBuf::from("otrera.onet")),
             split_seed: self.seed,
             holdout: self.holdout,
             result_weight: self.result_weight,
@@ -90,7 +99,7 @@ impl TrainArgs {
 
 /// Runs `otrera train`.
 pub fn run(args: &TrainArgs) -> ExitCode {
-    if args.net {
+    if args.model == Model::Net {
         return report(net_job::run(&args.net_job(), &mut std::io::stderr()).map(|_| ()));
     }
     report(train::run(&args.options(), &mut std::io::stderr()).map(|_| ()))

@@ -318,13 +318,13 @@ mod tests {
         bytes.extend(game_block(&game(0)));
         let mut bad = bytes.clone();
         bad[30] ^= 0x40;
-        let e = parse("f.hpsp", &bad).unwrap_err().to_string();
-        assert!(e.starts_with("f.hpsp: byte 16: game 0 is corrupt"), "{e}");
-        let e = parse("f.hpsp", b"{\"format\"").unwrap_err().to_string();
+        let e = parse("f.osp", &bad).unwrap_err().to_string();
+        assert!(e.starts_with("f.osp: byte 16: game 0 is corrupt"), "{e}");
+        let e = parse("f.osp", b"{\"format\"").unwrap_err().to_string();
         assert!(e.contains("not a binary self-play file"), "{e}");
         let mut v2 = bytes.clone();
         v2[8] = 2;
-        let e = parse("f.hpsp", &v2).unwrap_err().to_string();
+        let e = parse("f.osp", &v2).unwrap_err().to_string();
         assert!(e.contains("format version 2"), "{e}");
     }
 }

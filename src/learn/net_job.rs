@@ -1,10 +1,10 @@
-//! From self-play records to training samples, and the whole `train --net` job: read, split,
+//! From self-play records to training samples, and the whole `train --model net` job: read, split,
 //! train with progress, write the weights file.
 
 use super::data_file::read_file;
 use super::record::Record;
-use super::train::is_held_out;
-use super::weights::Weights;
+use super::train::{fit, is_held_out, TrainOptions};
+use super::weights::{Weights, WeightsChoice};
 use crate::eval::EvalParams;
 use crate::net::features::{applies, inputs};
 use crate::net::file;
@@ -54,8 +54,12 @@ pub struct NetReport {
     pub positions: usize,
     /// Training and held-out samples.
     pub samples: (usize, usize),
-    /// The linear evaluation's loss on the held-out samples, for comparison.
+    /// The linear evaluation's loss (the embedded weights, which the network starts from) on the
+    /// held-out samples, for comparison.
     pub linear_held_loss: f64,
+    /// The held-out loss of the linear evaluation fitted to these training positions (what
+    /// `train --model linear` gives on the same split): what eight weights can learn from them.
+    pub linear_fit_held_loss: f64,
     /// Every epoch's losses.
     pub epochs: Vec<EpochReport>,
     /// The kept network.
@@ -76,10 +80,9 @@ pub fn run(job: &NetJob, log: &mut dyn Write) -> Result<NetReport, String> {
     let params = Weights::embedded().eval;
     let (mut train_set, mut held) = (Vec::new(), Vec::new());
     let mut games = std::collections::BTreeSet::new();
-    let mut positions = 0;
+    let mut all = Vec::new();
     for path in &job.files {
         let records = read_file(path).map_err(|e| e.to_string())?;
-        positions += records.len();
         for r in &records {
             games.insert(r.game);
             if let Some(s) = sample(r, &params, job.result_weight) {
@@ -91,7 +94,9 @@ pub fn run(job: &NetJob, log: &mut dyn Write) -> Result<NetReport, String> {
             }
         }
         let _ = writeln!(log, "read {}: {} positions", path.display(), records.len());
+        all.extend(records);
     }
+    let positions = all.len();
     if train_set.is_empty() {
         return Err("no training positions (too little data, or all of it held out)".into());
     }
@@ -105,6 +110,23 @@ pub fn run(job: &NetJob, log: &mut dyn Write) -> Result<NetReport, String> {
         train_set.len(),
         held.len(),
         linear_held_loss
+    );
+    // The same split and targets as the network's, so the two held-out losses compare.
+    let linear_fit = fit(
+        &all,
+        &TrainOptions {
+            seed: job.split_seed,
+            holdout: job.holdout,
+            result_weight: job.result_weight,
+            start: WeightsChoice::Learned,
+            ..TrainOptions::default()
+        },
+    )?;
+    drop(all);
+    let linear_fit_held_loss = linear_fit.eval.held_after;
+    let _ = writeln!(
+        log,
+        "linear fit to the training positions: held-out loss {linear_fit_held_loss:.4}"
     );
     let mut epochs = Vec::new();
     let net = train(&train_set, &held, &job.train, &mut |r| {
@@ -122,6 +144,7 @@ pub fn run(job: &NetJob, log: &mut dyn Write) -> Result<NetReport, String> {
         positions,
         samples: (train_set.len(), held.len()),
         linear_held_loss,
+        linear_fit_held_loss,
         epochs,
         net,
     })

@@ -80,7 +80,7 @@ pub enum WeightsChoice {
     Builtin,
     /// The fitted weights embedded from `src/learn/weights.txt`.
     Learned,
-    /// The network embedded from `src/net/otrera.hnet`, evaluating playout cut-offs on top of
+    /// The network embedded from `src/net/otrera.onet`, evaluating playout cut-offs on top of
     /// the learned weights (which also order the moves).
     Net,
     /// A network weights file, read and checked when chosen, used as `Net` is.

@@ -44,7 +44,7 @@ pub enum NetFormatError {
         /// Bytes it has.
         found: usize,
     },
-    /// Not a Otrera network file.
+    /// Not an Otrera network file.
     BadMagic,
     /// A format version this build does not read.
     Version(u32),
@@ -77,7 +77,7 @@ impl fmt::Display for NetFormatError {
             NetFormatError::TrailingBytes { expected, found } => {
                 write!(f, "{found} bytes, expected {expected}: not one network")
             }
-            NetFormatError::BadMagic => write!(f, "not a Otrera network file (no OTRERANN magic)"),
+            NetFormatError::BadMagic => write!(f, "not an Otrera network file (no OTRERANN magic)"),
             NetFormatError::Version(v) => {
                 write!(f, "format version {v}; this build reads version {VERSION}")
             }
@@ -252,8 +252,8 @@ mod tests {
             b[8 + 4 * i..12 + 4 * i].copy_from_slice(&v.to_le_bytes())
         };
         let cases: Vec<(String, &str)> = vec![
-            (with(&|b| b.clear()), "not a Otrera network file"),
-            (with(&|b| b[0] = b'X'), "not a Otrera network file"),
+            (with(&|b| b.clear()), "not an Otrera network file"),
+            (with(&|b| b[0] = b'X'), "not an Otrera network file"),
             (
                 with(&|b| b.truncate(20)),
                 "truncated: 20 bytes, expected 24",
@@ -288,17 +288,17 @@ mod tests {
     fn load_names_the_file() {
         let dir = std::env::temp_dir().join(format!("otrera-net-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("short.hnet");
+        let path = dir.join("short.onet");
         std::fs::write(&path, b"OTRERANN\x01").unwrap();
         let e = load(&path).unwrap_err().to_string();
         assert!(
-            e.starts_with("weights file '") && e.contains("short.hnet': truncated"),
+            e.starts_with("weights file '") && e.contains("short.onet': truncated"),
             "{e}"
         );
-        let e = load(&dir.join("missing.hnet")).unwrap_err().to_string();
-        assert!(e.contains("missing.hnet'"), "{e}");
+        let e = load(&dir.join("missing.onet")).unwrap_err().to_string();
+        assert!(e.contains("missing.onet'"), "{e}");
         let net = random_net(4, 3);
-        let path = dir.join("good.hnet");
+        let path = dir.join("good.onet");
         save(&net, &path).unwrap();
         assert_eq!(load(&path).unwrap(), net);
         std::fs::remove_dir_all(&dir).unwrap();

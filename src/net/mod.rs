@@ -18,9 +18,9 @@ pub use network::Network;
 
 use std::sync::{Arc, OnceLock};
 
-/// The network built into the binary as `--weights net` (`src/net/otrera.hnet`; how it was
+/// The network built into the binary as `--weights net` (`src/net/otrera.onet`; how it was
 /// trained and how it plays: docs/results.md). Not the default until a match says it pays.
-pub const EMBEDDED: &[u8] = include_bytes!("otrera.hnet");
+pub const EMBEDDED: &[u8] = include_bytes!("otrera.onet");
 
 /// The embedded network, read once and shared.
 pub fn embedded() -> Arc<Network> {
