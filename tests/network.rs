@@ -191,3 +191,64 @@ fn selfplay_killed_and_run_again_gives_the_same_bytes() {
     assert_eq!(fs::read(&part).unwrap(), whole);
     fs::remove_dir_all(&dir).ok();
 }
+
+/// `--weights FILE` on the command line: a random, a truncated and a wrong-version file stop the
+/// program before it plays, with a non-zero exit and a message that names the file and the fault.
+#[test]
+fn bad_weights_files_are_refused_on_the_command_line() {
+    let dir = cli_support::scratch("network-refusals");
+    let good = fs::read("src/net/otrera.onet").unwrap();
+    let random: Vec<u8> = (0..good.len() as u64)
+        .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u8)
+        .collect();
+    let mut version = good.clone();
+    version[8..12].copy_from_slice(&7u32.to_le_bytes());
+    let mut flipped = good.clone();
+    flipped[100] ^= 0x10;
+    let cases: [(&str, &[u8], &str); 5] = [
+        (
+            "random.onet",
+            &random,
+            "not an Otrera network file (no OTRERANN magic)",
+        ),
+        (
+            "cut.onet",
+            &good[..good.len() / 2],
+            &format!(
+                "truncated: {} bytes, expected {}",
+                good.len() / 2,
+                good.len()
+            ),
+        ),
+        (
+            "v7.onet",
+            &version,
+            "format version 7; this build reads version 1",
+        ),
+        ("flipped.onet", &flipped, "corrupt: checksum"),
+        ("empty.onet", &[], "not an Otrera network file"),
+    ];
+    for (name, bytes, reason) in cases {
+        let path = dir.join(name);
+        fs::write(&path, bytes).unwrap();
+        let path = path.to_str().unwrap();
+        let want = format!("weights file '{path}': {reason}");
+        for args in [
+            vec!["--weights", path],
+            vec!["bench", "--weights", path],
+            vec!["selfplay", "--out", "x.osp", "--weights", path],
+        ] {
+            let out = otrera(&args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{args:?} accepted");
+            assert!(err.contains(&want), "{args:?}: {err}");
+            assert!(out.stdout.is_empty(), "{args:?} printed");
+        }
+    }
+    let missing = dir.join("missing.onet");
+    let out = otrera(&["--weights", missing.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains(&format!("weights file '{}'", missing.display())));
+    fs::remove_dir_all(&dir).ok();
+}

@@ -129,12 +129,23 @@ pub fn run(job: &NetJob, log: &mut dyn Write) -> Result<NetReport, String> {
         "linear fit to the training positions: held-out loss {linear_fit_held_loss:.4}"
     );
     let mut epochs = Vec::new();
+    let mut since = std::time::Instant::now();
     let net = train(&train_set, &held, &job.train, &mut |r| {
+        // Epoch 0 is the start, before any step; the rate is the epoch's training pass.
+        let rate = if r.epoch == 0 {
+            String::new()
+        } else {
+            format!(
+                ", {:.0} positions/s",
+                train_set.len() as f64 / since.elapsed().as_secs_f64()
+            )
+        };
         let _ = writeln!(
             log,
-            "epoch {:>3}: loss train {:.4}, held out {:.4}",
+            "epoch {:>3}: loss train {:.4}, held out {:.4}{rate}",
             r.epoch, r.train_loss, r.held_loss
         );
+        since = std::time::Instant::now();
         epochs.push(r.clone());
     });
     file::save(&net, &job.out).map_err(|e| e.to_string())?;
