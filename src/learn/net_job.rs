@@ -66,6 +66,15 @@ pub struct NetReport {
     pub net: Network,
 }
 
+/// A loss for the log: `none` where there are no positions to take it on.
+fn loss_text(loss: f64) -> String {
+    if loss.is_nan() {
+        "none".into()
+    } else {
+        format!("{loss:.4}")
+    }
+}
+
 /// Runs a job: reads the files, trains, writes `out`; progress goes to `log`.
 pub fn run(job: &NetJob, log: &mut dyn Write) -> Result<NetReport, String> {
     if !(0.0..1.0).contains(&job.holdout) {
@@ -104,12 +113,12 @@ pub fn run(job: &NetJob, log: &mut dyn Write) -> Result<NetReport, String> {
     let linear_held_loss = mean_loss(&linear, &held);
     let _ = writeln!(
         log,
-        "{} games, {} positions: {} training and {} held-out samples; linear evaluation held-out loss {:.4}",
+        "{} games, {} positions: {} training and {} held-out samples; linear evaluation held-out loss {}",
         games.len(),
         positions,
         train_set.len(),
         held.len(),
-        linear_held_loss
+        loss_text(linear_held_loss)
     );
     // The same split and targets as the network's, so the two held-out losses compare.
     let linear_fit = fit(
@@ -123,10 +132,15 @@ pub fn run(job: &NetJob, log: &mut dyn Write) -> Result<NetReport, String> {
         },
     )?;
     drop(all);
-    let linear_fit_held_loss = linear_fit.eval.held_after;
+    let linear_fit_held_loss = if held.is_empty() {
+        f64::NAN
+    } else {
+        linear_fit.eval.held_after
+    };
     let _ = writeln!(
         log,
-        "linear fit to the training positions: held-out loss {linear_fit_held_loss:.4}"
+        "linear fit to the training positions: held-out loss {}",
+        loss_text(linear_fit_held_loss)
     );
     let mut epochs = Vec::new();
     let mut since = std::time::Instant::now();
@@ -142,8 +156,10 @@ pub fn run(job: &NetJob, log: &mut dyn Write) -> Result<NetReport, String> {
         };
         let _ = writeln!(
             log,
-            "epoch {:>3}: loss train {:.4}, held out {:.4}{rate}",
-            r.epoch, r.train_loss, r.held_loss
+            "epoch {:>3}: loss train {:.4}, held out {}{rate}",
+            r.epoch,
+            r.train_loss,
+            loss_text(r.held_loss)
         );
         since = std::time::Instant::now();
         epochs.push(r.clone());
