@@ -1,349 +1,10 @@
-//! Time controls, the per-side clock, and the pure per-move budget.
-//!
-//! The clock only records what is known (the control, and each side's time left as last reported by
-//! `time_left` or charged after our own moves); `budget` turns it and the position into a soft and a
-//! hard limit for one move. Nothing here reads the wall clock, so every rule is tested with tables.
-//!
-//! The controller's clock is the one that counts, and it is known only approximately: GTP reports
-//! whole seconds (so `2` may mean a little over 1 s), and the controller charges its own latency on
-//! top of what the engine measures. A report's rounding unit is kept with the time it reports and
-//! comes off once; the latency, learned from successive reports (`lag`), comes off every move.
+//! The pure per-move budget: soft and hard limits from the clock and the position.
 
-mod lag;
-
-pub use lag::{LagModel, MAX_LAG};
-
+use super::clock::Clock;
+use super::control::TimeControl;
 use crate::color::Color;
 use crate::position::Position;
-use std::fmt;
 use std::time::Duration;
-
-/// How the game is timed.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub enum TimeControl {
-    /// No time limit: `budget` gives [`UNTIMED_SOFT`] / [`UNTIMED_HARD`] a move.
-    Unlimited,
-    /// Sudden death: `main` for the whole game.
-    Absolute {
-        /// Time for the whole game.
-        main: Duration,
-    },
-    /// `main`, plus `increment` added after every move.
-    Fischer {
-        /// Initial time.
-        main: Duration,
-        /// Time added after each move.
-        increment: Duration,
-    },
-    /// Japanese byo-yomi: after `main`, every move must be made within `period`; overrunning a
-    /// period uses it up, and the game is lost when none of the `periods` is left.
-    ByoYomi {
-        /// Main time.
-        main: Duration,
-        /// Length of one period.
-        period: Duration,
-        /// Number of periods.
-        periods: u32,
-    },
-    /// Canadian byo-yomi: after `main`, `stones` moves must be made in every `period`.
-    /// One stone per period is "T seconds a move".
-    Canadian {
-        /// Main time.
-        main: Duration,
-        /// Length of one overtime period.
-        period: Duration,
-        /// Moves to make in each period.
-        stones: u32,
-    },
-}
-
-impl TimeControl {
-    /// The control meant by GTP `time_settings MAIN BYO STONES`: `BYO = 0` is sudden death (so
-    /// `0 0 0` leaves no time at all), `BYO > 0` with `STONES = 0` is no limit, anything else is
-    /// Canadian byo-yomi (one stone: `BYO` seconds a move after the main time).
-    pub fn from_gtp(main: Duration, byo: Duration, stones: u32) -> TimeControl {
-        if byo.is_zero() {
-            TimeControl::Absolute { main }
-        } else if stones == 0 {
-            TimeControl::Unlimited
-        } else {
-            TimeControl::Canadian {
-                main,
-                period: byo,
-                stones,
-            }
-        }
-    }
-
-    /// Main time (zero for no limit).
-    pub fn main(&self) -> Duration {
-        match *self {
-            TimeControl::Unlimited => Duration::ZERO,
-            TimeControl::Absolute { main }
-            | TimeControl::Fischer { main, .. }
-            | TimeControl::ByoYomi { main, .. }
-            | TimeControl::Canadian { main, .. } => main,
-        }
-    }
-
-    /// The overtime period and its count (periods or stones), if the control has overtime.
-    fn overtime(&self) -> Option<(Duration, u32)> {
-        match *self {
-            TimeControl::ByoYomi {
-                period, periods, ..
-            } => Some((period, periods)),
-            TimeControl::Canadian { period, stones, .. } => Some((period, stones)),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for TimeControl {
-    /// In the words of `kgs-time_settings` (plus `fischer MAIN INC`), times in seconds.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = |d: Duration| d.as_secs_f64();
-        match *self {
-            TimeControl::Unlimited => write!(f, "none"),
-            TimeControl::Absolute { main } => write!(f, "absolute {}", s(main)),
-            TimeControl::Fischer { main, increment } => {
-                write!(f, "fischer {} {}", s(main), s(increment))
-            }
-            TimeControl::ByoYomi {
-                main,
-                period,
-                periods,
-            } => write!(f, "byoyomi {} {} {periods}", s(main), s(period)),
-            TimeControl::Canadian {
-                main,
-                period,
-                stones,
-            } => write!(f, "canadian {} {} {stones}", s(main), s(period)),
-        }
-    }
-}
-
-/// One side's time left.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct SideTime {
-    /// Main time left (for Fischer and sudden death, all the time left).
-    pub main: Duration,
-    /// Whether the side is in overtime (byo-yomi).
-    pub overtime: bool,
-    /// In overtime: time left in the current period.
-    pub period_left: Duration,
-    /// In overtime: stones left in the period (Canadian) or periods left (Japanese).
-    pub count: u32,
-    /// How much less than `main` (or `period_left` in overtime) the controller's clock may really
-    /// hold: the rounding unit of the report it came from (1 s for GTP's whole seconds), zero when
-    /// the time is exact.
-    pub precision: Duration,
-}
-
-impl SideTime {
-    fn full(control: &TimeControl) -> SideTime {
-        let main = control.main();
-        let (period, count) = control.overtime().unwrap_or((Duration::ZERO, 0));
-        SideTime {
-            main,
-            overtime: main.is_zero() && count > 0,
-            period_left: period,
-            count,
-            precision: Duration::ZERO,
-        }
-    }
-
-    /// The time the current phase has left: the main time, or the period in overtime.
-    pub fn current(&self) -> Duration {
-        if self.overtime {
-            self.period_left
-        } else {
-            self.main
-        }
-    }
-
-    /// Charges a move that took `elapsed` under `control`, as a referee's clock would.
-    fn charge(&mut self, control: &TimeControl, elapsed: Duration) {
-        match *control {
-            TimeControl::Unlimited => {}
-            TimeControl::Absolute { .. } => self.main = self.main.saturating_sub(elapsed),
-            TimeControl::Fischer { increment, .. } => {
-                self.main = self.main.saturating_sub(elapsed) + increment
-            }
-            TimeControl::ByoYomi {
-                period, periods, ..
-            } => {
-                let Some(over) = enter_overtime(self, elapsed, period, periods) else {
-                    return;
-                };
-                // Every whole period overrun is used up; the next move starts a fresh period.
-                let lost = (over.as_nanos() / period.as_nanos().max(1)) as u32;
-                self.count = self.count.saturating_sub(lost);
-                self.period_left = period;
-                self.precision = Duration::ZERO;
-            }
-            TimeControl::Canadian { period, stones, .. } => {
-                let Some(over) = enter_overtime(self, elapsed, period, stones) else {
-                    return;
-                };
-                self.period_left = self.period_left.saturating_sub(over);
-                self.count = self.count.saturating_sub(1);
-                if self.count == 0 {
-                    self.period_left = period;
-                    self.count = stones;
-                    self.precision = Duration::ZERO;
-                }
-            }
-        }
-    }
-}
-
-/// A time control, both sides' time left, and what is known of the controller's clock.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Clock {
-    control: TimeControl,
-    sides: [SideTime; 2],
-    /// Moves charged to each side since the game started.
-    moves: [u32; 2],
-    lag: LagModel,
-}
-
-impl Default for Clock {
-    fn default() -> Self {
-        Clock::new(TimeControl::Unlimited)
-    }
-}
-
-impl Clock {
-    /// A clock with both sides' full time under `control`.
-    pub fn new(control: TimeControl) -> Clock {
-        let full = SideTime::full(&control);
-        Clock {
-            control,
-            sides: [full; 2],
-            moves: [0; 2],
-            lag: LagModel::default(),
-        }
-    }
-
-    /// A clock with both sides' full time under `control` that keeps what this one learned about
-    /// the controller (its latency belongs to the controller, not to the game).
-    pub fn with_control(&self, control: TimeControl) -> Clock {
-        let mut clock = Clock::new(control);
-        clock.lag = self.lag;
-        clock.lag.new_game();
-        clock
-    }
-
-    /// What was learned about the controller's clock.
-    pub fn lag(&self) -> &LagModel {
-        &self.lag
-    }
-
-    /// Time to keep back on every move for the controller: its learned latency, and at least
-    /// [`DEFAULT_COARSE_LAG`] once it has sent whole-second reports (the mark of a GUI, whose
-    /// latency is unknown until its reports show it).
-    pub fn lag_buffer(&self) -> Duration {
-        let default = if self.lag.coarse() {
-            DEFAULT_COARSE_LAG
-        } else {
-            Duration::ZERO
-        };
-        self.lag.learned().max(default)
-    }
-
-    /// The time control.
-    pub fn control(&self) -> &TimeControl {
-        &self.control
-    }
-
-    /// Time left of `side`.
-    pub fn side(&self, side: Color) -> &SideTime {
-        &self.sides[side.index()]
-    }
-
-    /// Gives both sides their full time again (a new game), keeping what was learned about the
-    /// controller.
-    pub fn reset(&mut self) {
-        *self = self.with_control(self.control);
-    }
-
-    /// Records GTP `time_left COLOR TIME STONES`, where `time` was written to a precision of
-    /// `unit` (1 s for a whole number, 1 ms for `12.345`): with `stones = 0` the side is in main
-    /// time with `time` left; otherwise it is in overtime with `time` left in the period and
-    /// `stones` stones (Canadian) or periods (Japanese byo-yomi) to go. Controls without overtime
-    /// read `time` as the time left, whatever `stones` says.
-    ///
-    /// The real time may be up to `unit` less, except where the report can only be exact: a
-    /// byo-yomi period (each move starts a fresh one), an untouched Canadian period (all its
-    /// stones left: a move that spills into a period counts as one of its stones), and the full
-    /// main time before the side's first move. Comparing the report with the engine's own
-    /// charges teaches the clock the controller's latency.
-    pub fn set_left(&mut self, side: Color, time: Duration, stones: u32, unit: Duration) {
-        let mut report = self.sides[side.index()];
-        if stones == 0 || self.control.overtime().is_none() {
-            report.main = time;
-            report.overtime = false;
-        } else {
-            report.main = Duration::ZERO;
-            report.overtime = true;
-            report.period_left = time;
-            report.count = stones;
-        }
-        report.precision = if self.is_exact(side, &report) {
-            Duration::ZERO
-        } else {
-            unit
-        };
-        self.lag.reported(side, report, unit);
-        self.sides[side.index()] = report;
-    }
-
-    /// Whether a report can only be exact, whatever its rounding (see [`Clock::set_left`]).
-    fn is_exact(&self, side: Color, report: &SideTime) -> bool {
-        match (self.control, report.overtime) {
-            (TimeControl::ByoYomi { period, .. }, true) => report.period_left == period,
-            (TimeControl::Canadian { period, stones, .. }, true) => {
-                report.period_left == period && report.count == stones
-            }
-            (_, false) => self.moves[side.index()] == 0 && report.main == self.control.main(),
-            _ => false,
-        }
-    }
-
-    /// Charges `side` for a move that took `elapsed`, as a referee's clock would (so the engine keeps
-    /// sensible time when the controller sends no `time_left`), and tells the lag model.
-    pub fn charge(&mut self, side: Color, elapsed: Duration) {
-        self.sides[side.index()].charge(&self.control, elapsed);
-        self.moves[side.index()] += 1;
-        self.lag.moved(&self.control, side, elapsed);
-    }
-}
-
-/// Takes `elapsed` from main time; returns the part spent in overtime (entering it if needed), or
-/// `None` if the move fitted in main time.
-fn enter_overtime(
-    t: &mut SideTime,
-    elapsed: Duration,
-    period: Duration,
-    count: u32,
-) -> Option<Duration> {
-    if !t.overtime {
-        if elapsed <= t.main {
-            t.main -= elapsed;
-            return None;
-        }
-        let over = elapsed - t.main;
-        *t = SideTime {
-            main: Duration::ZERO,
-            overtime: true,
-            period_left: period,
-            count,
-            precision: Duration::ZERO,
-        };
-        return Some(over);
-    }
-    Some(elapsed)
-}
 
 /// Limits for one move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -361,9 +22,6 @@ pub const UNTIMED_HARD: Duration = Duration::from_secs(5);
 /// Default allowance for the time between the controller's clock and ours (pipes, scheduling,
 /// joining search threads), taken off every move.
 pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(50);
-/// Least latency assumed per move, beyond the move overhead, for a controller that reports whole
-/// seconds (a GUI) until its reports show more. Chosen from games in Quarry (see docs/time.md).
-pub const DEFAULT_COARSE_LAG: Duration = Duration::from_millis(50);
 
 /// The hard limit may be this many times the soft one, when the clock allows.
 const STRETCH: u32 = 3;
@@ -420,7 +78,7 @@ pub fn budget(clock: &Clock, side: Color, pos: &Position, overhead: Duration) ->
     let overhead = overhead + clock.lag_buffer();
     // The least the controller's clock may hold for the current phase.
     let sure = |time: Duration| time.saturating_sub(t.precision);
-    match *clock.control() {
+    let b = match clock.control().as_clock() {
         TimeControl::Unlimited => Budget {
             soft: UNTIMED_SOFT,
             hard: UNTIMED_HARD,
@@ -458,19 +116,22 @@ pub fn budget(clock: &Clock, side: Color, pos: &Position, overhead: Duration) ->
                 limits(target, main + per_stone, overhead)
             }
         }
+        TimeControl::PerMove { .. } => unreachable!("a fixed time per move is Canadian here"),
+    };
+    // Never past the flag, whatever the arithmetic above allows.
+    match clock.time_to_flag(side) {
+        Some(flag) if b.hard > flag => Budget {
+            soft: b.soft.min(flag),
+            hard: flag,
+        },
+        _ => b,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ms(n: u64) -> Duration {
-        Duration::from_millis(n)
-    }
-    fn secs(n: u64) -> Duration {
-        Duration::from_secs(n)
-    }
+    use crate::time::testing::{ms, secs};
 
     /// A 10x10 position with `empty` empty squares (arrows fill the rest from the top).
     fn with_empty(empty: u32) -> Position {
@@ -498,35 +159,6 @@ mod tests {
         }
         // A full board still has one move to budget for (it will not be asked, but never 0).
         assert_eq!(moves_left(&with_empty(0)), 1);
-    }
-
-    #[test]
-    fn gtp_time_settings_meaning() {
-        let cases = [
-            ((0, 0, 0), TimeControl::Absolute { main: secs(0) }),
-            ((300, 0, 0), TimeControl::Absolute { main: secs(300) }),
-            ((0, 1, 0), TimeControl::Unlimited),
-            ((600, 30, 0), TimeControl::Unlimited),
-            (
-                (0, 1, 1),
-                TimeControl::Canadian {
-                    main: secs(0),
-                    period: secs(1),
-                    stones: 1,
-                },
-            ),
-            (
-                (600, 300, 25),
-                TimeControl::Canadian {
-                    main: secs(600),
-                    period: secs(300),
-                    stones: 25,
-                },
-            ),
-        ];
-        for ((m, b, s), want) in cases {
-            assert_eq!(TimeControl::from_gtp(secs(m), secs(b), s), want);
-        }
     }
 
     /// (control, time_left (secs ms, stones) or None for full, empty squares, soft ms, hard ms)
@@ -670,109 +302,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn charging_table() {
-        let ot = |period_left: u64, count| SideTime {
-            main: Duration::ZERO,
-            overtime: true,
-            period_left: ms(period_left),
-            count,
-            precision: Duration::ZERO,
-        };
-        let main = |left: u64| SideTime {
-            main: ms(left),
-            overtime: false,
-            period_left: Duration::ZERO,
-            count: 0,
-            precision: Duration::ZERO,
-        };
-        let canadian = TimeControl::Canadian {
-            main: secs(2),
-            period: secs(10),
-            stones: 3,
-        };
-        let byoyomi = TimeControl::ByoYomi {
-            main: secs(2),
-            period: secs(5),
-            periods: 3,
-        };
-        let with_period = |mut t: SideTime, period: u64, count| {
-            t.period_left = ms(period);
-            t.count = count;
-            t
-        };
-        // (control, moves' durations in ms, expected time left)
-        let cases: [(TimeControl, &[u64], SideTime); 8] = [
-            (TimeControl::Unlimited, &[5000], main(0)),
-            (
-                TimeControl::Absolute { main: secs(10) },
-                &[3000, 4000],
-                main(3000),
-            ),
-            (TimeControl::Absolute { main: secs(1) }, &[3000], main(0)),
-            (
-                TimeControl::Fischer {
-                    main: secs(10),
-                    increment: secs(2),
-                },
-                &[3000, 1000],
-                main(10_000),
-            ),
-            (canadian, &[1500], with_period(main(500), 10_000, 3)),
-            // Main runs out 1 s into the move: the period has 9 s left for 2 more stones.
-            (canadian, &[1500, 1500], ot(9000, 2)),
-            // Three stones played in the period: a fresh period.
-            (canadian, &[2000, 1000, 1000, 1000], ot(10_000, 3)),
-            // Byo-yomi: 2 s main, then a 11 s move overruns two whole periods.
-            (byoyomi, &[2000, 11_000], ot(5000, 1)),
-        ];
-        for (control, moves, want) in cases {
-            let mut clock = Clock::new(control);
-            for &m in moves {
-                clock.charge(Color::White, ms(m));
-            }
-            assert_eq!(
-                clock.side(Color::White),
-                &want,
-                "{control:?} after {moves:?}"
-            );
-            assert_eq!(clock.side(Color::Black), &SideTime::full(&control));
-        }
-    }
-
-    #[test]
-    fn time_left_overrides_and_reset_restores() {
-        let control = TimeControl::Canadian {
-            main: secs(60),
-            period: secs(10),
-            stones: 5,
-        };
-        let mut clock = Clock::new(control);
-        clock.set_left(Color::White, secs(7), 2, secs(1));
-        assert_eq!(
-            clock.side(Color::White),
-            &SideTime {
-                main: Duration::ZERO,
-                overtime: true,
-                period_left: secs(7),
-                count: 2,
-                precision: secs(1),
-            }
-        );
-        clock.set_left(Color::White, secs(30), 0, ms(1));
-        assert_eq!(clock.side(Color::White).main, secs(30));
-        assert!(!clock.side(Color::White).overtime);
-        clock.reset();
-        assert_eq!(
-            clock.side(Color::White),
-            Clock::new(control).side(Color::White)
-        );
-        // Without overtime the stones are ignored.
-        let mut abs = Clock::new(TimeControl::Absolute { main: secs(60) });
-        abs.set_left(Color::Black, secs(12), 3, secs(1));
-        assert_eq!(abs.side(Color::Black).main, secs(12));
     }
 
     /// Whole-second reports (Quarry's): (control, report (secs, stones), empty squares, soft ms,
