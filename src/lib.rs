@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod bitboard;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod color;
 pub mod endgame;
