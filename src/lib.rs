@@ -37,6 +37,7 @@ pub mod settings;
 pub mod sgf;
 pub mod shard;
 pub mod solver;
+pub mod splitmix;
 pub mod square;
 pub mod symmetry;
 pub mod territory;

@@ -39,6 +39,7 @@ use crate::color::Color;
 #[cfg(test)]
 use crate::mv::Move;
 use crate::position::Position;
+use crate::splitmix::mix64;
 use crate::square::{Square, NUM_INDICES};
 use crate::symmetry::Symmetry;
 use crate::zobrist::{ARROW, BLACK_TO_MOVE, PIECE};
@@ -59,10 +60,7 @@ pub(super) struct Key {
 /// finaliser) with a salt, so the second set of square hashes is unrelated to the first under XOR.
 #[inline]
 const fn second(z: u64) -> u32 {
-    let mut z = z ^ 0x5EC0_4D4A_54E1_B3C7;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    ((z ^ (z >> 31)) >> 32) as u32
+    (mix64(z ^ 0x5EC0_4D4A_54E1_B3C7) >> 32) as u32
 }
 
 /// One hash value per lane, both hashes: a key update is a few contiguous XORs instead of a map

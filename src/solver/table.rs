@@ -44,6 +44,8 @@
 
 use super::keys::Key;
 use super::zeroed::{Zeroable, Zeroed};
+// The entries' XOR trick mixes with splitmix64's finaliser: bijective, and `mix(0) == 0`.
+use crate::splitmix::mix64 as mix;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// One stored result: `data` is `pn << 32 | dn`, and `tag` is
@@ -113,15 +115,6 @@ fn work_code(work: u64) -> u8 {
     }
     let top = 63 - work.leading_zeros();
     (top * 4 + ((work >> (top - 2)) & 3) as u32) as u8
-}
-
-/// A bijective 64-bit mix (the splitmix64 finaliser): any change of `x` changes about half the
-/// bits of the result, the high half included.
-#[inline]
-fn mix(x: u64) -> u64 {
-    let x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    let x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
 
 impl Stored {
