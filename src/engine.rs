@@ -624,7 +624,7 @@ impl Engine {
     /// `solver_empty 0`) use a solver of the engine's own, with the table `crate::memory` gives
     /// a solver in play.
     pub fn solve(&mut self, time: Duration, stop: &AtomicBool) -> crate::solver::Verdict {
-        let limits = crate::solver::Limits {
+        let limits = crate::solver::ProofLimits {
             time: Some(time),
             ..Default::default()
         };

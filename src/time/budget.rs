@@ -8,7 +8,7 @@ use std::time::Duration;
 
 /// Limits for one move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Budget {
+pub struct TimeBudget {
     /// Aim to answer by then.
     pub soft: Duration,
     /// Never think longer (already net of the move overhead, with a safety margin).
@@ -51,14 +51,14 @@ fn share(pool: Duration, moves: u32, overhead: Duration) -> Duration {
 ///
 /// When the target is already all this move can have (a byo-yomi period, the last stone of a
 /// Canadian period), time not used is lost rather than saved, so the soft limit is the hard one.
-fn limits(target: Duration, available: Duration, overhead: Duration) -> Budget {
+fn limits(target: Duration, available: Duration, overhead: Duration) -> TimeBudget {
     let hard = (target * STRETCH).min(available.saturating_sub(overhead).mul_f64(SAFETY));
     let soft = if target + overhead >= available {
         hard
     } else {
         target.min(hard.mul_f64(SOFT_OF_HARD))
     };
-    Budget { soft, hard }
+    TimeBudget { soft, hard }
 }
 
 /// Soft and hard limits for `side`'s next move in `pos` under `clock`, with `overhead` (the user's
@@ -72,14 +72,14 @@ fn limits(target: Duration, available: Duration, overhead: Duration) -> Budget {
 /// move gets a period); Fischer counts the increments still to come but never spends more than is
 /// on the clock now; Canadian overtime shares the period among the stones left, keeping for each
 /// later stone half its share.
-pub fn budget(clock: &Clock, side: Color, pos: &Position, overhead: Duration) -> Budget {
+pub fn budget(clock: &Clock, side: Color, pos: &Position, overhead: Duration) -> TimeBudget {
     let t = clock.side(side);
     let n = moves_left(pos);
     let overhead = overhead + clock.lag_buffer();
     // The least the controller's clock may hold for the current phase.
     let sure = |time: Duration| time.saturating_sub(t.precision);
     let b = match clock.control().as_clock() {
-        TimeControl::Unlimited => Budget {
+        TimeControl::Unlimited => TimeBudget {
             soft: UNTIMED_SOFT,
             hard: UNTIMED_HARD,
         },
@@ -120,7 +120,7 @@ pub fn budget(clock: &Clock, side: Color, pos: &Position, overhead: Duration) ->
     };
     // Never past the flag, whatever the arithmetic above allows.
     match clock.time_to_flag(side) {
-        Some(flag) if b.hard > flag => Budget {
+        Some(flag) if b.hard > flag => TimeBudget {
             soft: b.soft.min(flag),
             hard: flag,
         },

@@ -22,7 +22,9 @@ mod side;
 #[cfg(test)]
 mod testing;
 
-pub use budget::{budget, moves_left, Budget, DEFAULT_MOVE_OVERHEAD, UNTIMED_HARD, UNTIMED_SOFT};
+pub use budget::{
+    budget, moves_left, TimeBudget, DEFAULT_MOVE_OVERHEAD, UNTIMED_HARD, UNTIMED_SOFT,
+};
 pub use clock::{Clock, DEFAULT_COARSE_LAG};
 pub use control::{seconds_text, TimeControl};
 pub use lag::{LagModel, MAX_LAG};

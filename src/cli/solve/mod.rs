@@ -13,7 +13,7 @@ use super::interrupt;
 use crate::mv::Move;
 use crate::position::{parse_dims, Position};
 use crate::solver::guide::{distinct_legal, Attempt, Guide, Outcome, FIRST_BUDGET};
-use crate::solver::{FirstMoves, Limits, MoveStatus, ProofCheck, ProofSolver, Verdict};
+use crate::solver::{FirstMoves, MoveStatus, ProofCheck, ProofLimits, ProofSolver, Verdict};
 use crate::time::read_seconds;
 use clap::Args;
 use std::process::ExitCode;
@@ -112,7 +112,7 @@ pub fn run(args: &SolveArgs) -> ExitCode {
         threads,
         if threads == 1 { "" } else { "s" },
     );
-    let limits = Limits {
+    let limits = ProofLimits {
         nodes: args.nodes.unwrap_or(u64::MAX),
         time,
         report_every,
