@@ -478,11 +478,6 @@ impl Engine {
         }
     }
 
-    /// Whether a search started by [`Engine::go`] has not been waited for yet.
-    pub fn is_searching(&self) -> bool {
-        self.running.is_some()
-    }
-
     /// Waits for the running search to end (it must end by itself or be stopped: analysis and
     /// pondering only end when stopped) and applies it: a `Go::Genmove` that plays plays its move
     /// and charges the clock, or resigns. Fails with [`EngineError::NotSearching`] when no search
@@ -629,7 +624,7 @@ impl Engine {
     /// `solver_empty 0`) use a solver of the engine's own, with the table `crate::memory` gives
     /// a solver in play.
     pub fn solve(&mut self, time: Duration, stop: &AtomicBool) -> crate::solver::Verdict {
-        let limits = crate::solver::Limits {
+        let limits = crate::solver::ProofLimits {
             time: Some(time),
             ..Default::default()
         };
@@ -886,7 +881,7 @@ mod tests {
                 interval: Duration::from_millis(1),
             })
             .unwrap();
-        assert!(e.is_searching());
+        assert!(e.running.is_some());
         // A front end's other thread reads the reports and stops the search.
         let watcher = std::thread::spawn(move || {
             let first = search.reports().recv().unwrap();
@@ -901,7 +896,7 @@ mod tests {
         assert_eq!(result.answer, None);
         assert!(result.decision.report.playouts >= first.playouts);
         assert!(e.game().moves().is_empty(), "analysis plays nothing");
-        assert!(!e.is_searching());
+        assert!(e.running.is_none());
     }
 
     #[test]
@@ -910,10 +905,10 @@ mod tests {
         e.go(Go::Ponder).unwrap();
         // Errors change nothing, not even the search.
         assert!(e.undo().is_err());
-        assert!(e.is_searching());
+        assert!(e.running.is_some());
         let mv = e.position().legal_moves()[0];
         e.play(Color::White, mv).unwrap();
-        assert!(!e.is_searching());
+        assert!(e.running.is_none());
         assert_eq!(e.game().moves(), &[mv]);
         // A second go replaces the first; dropping the engine ends the search it left running.
         e.go(Go::Ponder).unwrap();

@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod bitboard;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod color;
 pub mod endgame;
@@ -36,6 +37,7 @@ pub mod settings;
 pub mod sgf;
 pub mod shard;
 pub mod solver;
+pub mod splitmix;
 pub mod square;
 pub mod symmetry;
 pub mod territory;

@@ -92,7 +92,7 @@ pub trait Player: Send {
     fn solve(
         &mut self,
         _pos: &Position,
-        _limits: &proof::Limits,
+        _limits: &proof::ProofLimits,
         _stop: &AtomicBool,
     ) -> Option<Verdict> {
         None

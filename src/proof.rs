@@ -1,6 +1,6 @@
 //! The vocabulary of a proof, shared by the player contract and the df-pn solver: what one solve
-//! may spend ([`Limits`]) and what it found ([`Verdict`]). It lives below both so that the player
-//! contract does not depend on the solver.
+//! may spend ([`ProofLimits`]) and what it found ([`Verdict`]). It lives below both so that the
+//! player contract does not depend on the solver.
 
 use crate::mv::Move;
 use std::fmt;
@@ -30,7 +30,7 @@ impl fmt::Display for Verdict {
 
 /// Limits of one solve.
 #[derive(Copy, Clone, Debug)]
-pub struct Limits {
+pub struct ProofLimits {
     /// Search nodes (expanded positions), at most.
     pub nodes: u64,
     /// Wall-clock time, at most.
@@ -39,10 +39,10 @@ pub struct Limits {
     pub report_every: Duration,
 }
 
-impl Default for Limits {
+impl Default for ProofLimits {
     /// No limit; progress every 10 seconds.
-    fn default() -> Limits {
-        Limits {
+    fn default() -> ProofLimits {
+        ProofLimits {
             nodes: u64::MAX,
             time: None,
             report_every: Duration::from_secs(10),

@@ -69,8 +69,8 @@ pub fn mixed_empty(pos: &Position) -> Option<u32> {
 }
 
 /// The solver's budget for a search with `limits`: a time slice, a node count, or both.
-pub fn slice(limits: &Limits) -> solver::Limits {
-    let mut out = solver::Limits::default();
+pub fn slice(limits: &Limits) -> solver::ProofLimits {
+    let mut out = solver::ProofLimits::default();
     match (limits.soft, limits.hard) {
         (None, None) => match limits.playouts {
             Some(p) => out.nodes = (p / PLAYOUTS_PER_NODE).max(1),
@@ -118,7 +118,7 @@ struct Prover {
 /// One job for the solver thread.
 struct Job {
     pos: Position,
-    budget: solver::Limits,
+    budget: solver::ProofLimits,
     /// Until when the losing moves of a proven loss may be probed.
     probe_deadline: Option<Instant>,
     /// Nodes for probing, when the budget is in nodes.
@@ -163,10 +163,10 @@ impl Prover {
             let mut after = pos.clone();
             after.make(mv);
             self.probe.clear();
-            let limits = solver::Limits {
+            let limits = solver::ProofLimits {
                 nodes: PROBE_NODES.min(nodes),
                 time,
-                ..solver::Limits::default()
+                ..solver::ProofLimits::default()
             };
             let r = self.probe.solve(&after, &limits, stop, &mut |_| {});
             nodes = nodes.saturating_sub(r.stats.nodes);
@@ -492,7 +492,7 @@ impl Player for ProofPlayer {
     fn solve(
         &mut self,
         pos: &Position,
-        limits: &solver::Limits,
+        limits: &solver::ProofLimits,
         stop: &AtomicBool,
     ) -> Option<Verdict> {
         let prover = self.take_prover(None).flatten();

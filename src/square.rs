@@ -50,12 +50,6 @@ impl Square {
         self.0 as usize / STRIDE
     }
 
-    /// Whether the square lies on a board of side `size`.
-    #[inline]
-    pub const fn on_board(self, size: usize) -> bool {
-        self.on_rect(size, size)
-    }
-
     /// Whether the square lies on a board of `width` files and `height` ranks.
     #[inline]
     pub const fn on_rect(self, width: usize, height: usize) -> bool {

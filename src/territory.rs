@@ -30,12 +30,6 @@ pub struct DistanceMap {
 }
 
 impl DistanceMap {
-    /// The distance of the square in `set` (a single square), or `None` when it is unreachable.
-    /// For tests and diagnostics: evaluation works on whole levels.
-    pub fn distance_of(&self, set: Bitboard) -> Option<usize> {
-        (1..=self.depth).find(|&d| !(self.levels[d] & set).is_empty())
-    }
-
     /// Squares at distance at most `d`.
     #[inline]
     pub fn within(&self, d: usize) -> Bitboard {
@@ -153,6 +147,13 @@ mod tests {
         Square::parse(s, 10).unwrap()
     }
 
+    /// The distance of `s` in `map`, or `None` when it is unreachable (evaluation itself works on
+    /// whole levels).
+    fn distance_of(map: &DistanceMap, s: Square) -> Option<usize> {
+        let set = Bitboard::from_square(s);
+        (1..=map.depth).find(|&d| !(map.levels[d] & set).is_empty())
+    }
+
     /// Square-by-square breadth-first search with the line tables, as an independent reference.
     fn reference(pos: &Position, color: Color, queen: bool) -> Vec<Option<usize>> {
         let mut dist = vec![None; 128];
@@ -223,7 +224,7 @@ mod tests {
                         };
                         let want = reference(&pos, color, queen);
                         for s in pos.empty_squares() {
-                            let got = map.distance_of(Bitboard::from_square(s));
+                            let got = distance_of(&map, s);
                             assert_eq!(got, want[s.index()], "{pos} {color} queen={queen} {s}");
                         }
                         assert!((map.reached & pos.occupied()).is_empty());
@@ -237,11 +238,11 @@ mod tests {
     fn start_position_distances() {
         let pos = Position::standard();
         let q = queen_distances(&pos, Color::White);
-        assert_eq!(q.distance_of(Bitboard::from_square(sq("d7"))), Some(1));
-        assert_eq!(q.distance_of(Bitboard::from_square(sq("e10"))), Some(2));
+        assert_eq!(distance_of(&q, sq("d7")), Some(1));
+        assert_eq!(distance_of(&q, sq("e10")), Some(2));
         let k = king_distances(&pos, Color::White);
-        assert_eq!(k.distance_of(Bitboard::from_square(sq("d2"))), Some(1));
-        assert_eq!(k.distance_of(Bitboard::from_square(sq("e9"))), Some(5));
+        assert_eq!(distance_of(&k, sq("d2")), Some(1));
+        assert_eq!(distance_of(&k, sq("e9")), Some(5));
         assert_eq!(q.reached.count(), 92);
     }
 

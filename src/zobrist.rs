@@ -1,15 +1,8 @@
 //! Zobrist keys, generated at compile time from a fixed seed (splitmix64) so hashes are the same on
 //! every build and machine.
 
+use crate::splitmix::next as splitmix;
 use crate::square::NUM_INDICES;
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
 
 const fn build() -> ([[u64; NUM_INDICES]; 3], u64) {
     let mut keys = [[0u64; NUM_INDICES]; 3];

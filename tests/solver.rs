@@ -1,7 +1,7 @@
 //! The proof-number solver against plain exhaustive search on random small positions.
 
 use otrera::solver::guide::{Guide, Outcome};
-use otrera::solver::{Limits, MoveStatus, ProofSolver, SolveReport, Verdict};
+use otrera::solver::{MoveStatus, ProofLimits, ProofSolver, SolveReport, Verdict};
 use otrera::Move;
 use otrera::{Bitboard, Color, Piece, Position, Square};
 use rand::rngs::StdRng;
@@ -266,7 +266,7 @@ fn check_agreement_of(
             let report = solver.solve_guided(
                 &p,
                 &guide,
-                &Limits::default(),
+                &ProofLimits::default(),
                 &never,
                 &mut |_| {},
                 &mut |a| attempts.push(*a),
@@ -286,7 +286,7 @@ fn check_agreement_of(
             }
             report
         } else {
-            solver.solve(&p, &Limits::default(), &never, &mut |_| {})
+            solver.solve(&p, &ProofLimits::default(), &never, &mut |_| {})
         };
         solver_time += t0.elapsed();
         if report.verdict != Verdict::Unknown {
@@ -330,9 +330,9 @@ fn a_budget_gives_unknown_and_ctrl_c_stops() {
     let p = Position::named_start(5, 5).unwrap();
     let mut solver = ProofSolver::new(8);
     let never = AtomicBool::new(false);
-    let limits = Limits {
+    let limits = ProofLimits {
         nodes: 2000,
-        ..Limits::default()
+        ..ProofLimits::default()
     };
     let report = solver.solve(&p, &limits, &never, &mut |_| {});
     assert_eq!(report.verdict, Verdict::Unknown);
@@ -342,7 +342,7 @@ fn a_budget_gives_unknown_and_ctrl_c_stops() {
         .iter()
         .any(|(_, s)| matches!(s, MoveStatus::Open { .. })));
     let stop = AtomicBool::new(true);
-    let report = solver.solve(&p, &Limits::default(), &stop, &mut |_| {});
+    let report = solver.solve(&p, &ProofLimits::default(), &stop, &mut |_| {});
     assert_eq!(report.verdict, Verdict::Unknown);
 }
 
@@ -353,7 +353,7 @@ fn finished_and_one_move_positions() {
     let mut solve = |t: &str| {
         let p: Position = t.parse().unwrap();
         solver
-            .solve(&p, &Limits::default(), &never, &mut |_| {})
+            .solve(&p, &ProofLimits::default(), &never, &mut |_| {})
             .verdict
     };
     assert_eq!(solve("xxx/xWx/xxx w"), Verdict::Loss);
@@ -403,7 +403,7 @@ fn named_start_by_exhaustive_search() {
         started.elapsed().as_secs_f64()
     );
     let never = AtomicBool::new(false);
-    let report = ProofSolver::new(1024).solve(&p, &Limits::default(), &never, &mut |_| {});
+    let report = ProofSolver::new(1024).solve(&p, &ProofLimits::default(), &never, &mut |_| {});
     eprintln!("solver: {}", report.verdict);
     match report.verdict {
         Verdict::Win(m) => {

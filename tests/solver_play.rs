@@ -8,7 +8,7 @@ use oracle::wins;
 use otrera::engine::{Engine, Go, SearchResult};
 use otrera::regions::is_decided;
 use otrera::settings::Settings;
-use otrera::solver::{Limits, ProofSolver, Verdict};
+use otrera::solver::{ProofLimits, ProofSolver, Verdict};
 use otrera::{Move, Position};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -114,9 +114,9 @@ fn proof_work(pos: &Position) -> u64 {
     let mut s = ProofSolver::new(1);
     let r = s.solve(
         pos,
-        &Limits {
+        &ProofLimits {
             nodes: otrera::proof_player::PROBE_NODES,
-            ..Limits::default()
+            ..ProofLimits::default()
         },
         &AtomicBool::new(false),
         &mut |_| {},

@@ -4,7 +4,7 @@
 use super::settings_args::SettingsArgs;
 use crate::engine::Engine;
 use crate::gui::session::Controller;
-use crate::gui::{timing, Gui, DEFAULT_PORT};
+use crate::gui::{Gui, DEFAULT_PORT};
 use crate::time::TimeControl;
 use std::net::TcpListener;
 use std::process::ExitCode;
@@ -29,8 +29,9 @@ pub struct GuiArgs {
     #[arg(long, default_value = "engine", value_parser = parse_controller)]
     pub black: Controller,
     /// Time control, e.g. `absolute 300`, `fischer 60 2`, `byoyomi 60 10 3`,
-    /// `canadian 60 30 5` (seconds), or `none`.
-    #[arg(long, default_value = "none", value_parser = timing::parse_control)]
+    /// `canadian 60 30 5`, `st 5` (seconds or M:SS), `none`, or the compact forms of
+    /// `match --tc` (`300`, `60+2`, `canadian:60:30:5`).
+    #[arg(long, default_value = "none")]
     pub time: TimeControl,
     #[command(flatten)]
     /// Engine settings, as for the protocol.

@@ -3,12 +3,13 @@
 
 use super::interrupt;
 use crate::matches;
-use crate::matches::clock::{parse_seconds, ClockReport, TimeControl};
+use crate::matches::clock::ClockReport;
 use crate::matches::engine_spec::EngineSpec;
 use crate::matches::openings::{Opening, OpeningBook};
 use crate::matches::referee::GameSettings;
 use crate::matches::runner::MatchConfig;
 use crate::matches::sprt::Sprt;
+use crate::time::{read_per_move, read_seconds, TimeControl};
 use clap::Args;
 use std::fs::{self, File};
 use std::io::{IsTerminal, Write};
@@ -30,8 +31,9 @@ pub struct MatchArgs {
     /// Number of games (played in pairs with colours swapped).
     #[arg(long, default_value_t = 2)]
     pub games: usize,
-    /// Time control in seconds: MAIN (sudden death), MAIN+INC (Fischer) or
-    /// canadian:MAIN:PERIOD:STONES (Canadian overtime), e.g. 60, 10+0.1 or canadian:10:5:5.
+    /// Time control, times in seconds or M:SS: MAIN (sudden death), MAIN+INC (Fischer),
+    /// canadian:MAIN:PERIOD:STONES, byoyomi:MAIN:PERIOD:PERIODS, or the words of `gui --time`
+    /// (e.g. "fischer 60 2"), e.g. 60, 1:30, 10+0.1 or canadian:10:5:5.
     #[arg(long, value_name = "TC", conflicts_with = "st")]
     pub tc: Option<String>,
     /// Fixed time per move in seconds.
@@ -106,8 +108,11 @@ impl MatchArgs {
             .map(|e| EngineSpec::parse(e).map_err(|err| format!("--engine {e:?}: {err}")))
             .collect::<Result<_, _>>()?;
         let control = match (&self.tc, &self.st) {
-            (Some(tc), None) => Some(TimeControl::parse_tc(tc).map_err(|e| format!("--tc: {e}"))?),
-            (None, Some(st)) => Some(TimeControl::parse_st(st).map_err(|e| format!("--st: {e}"))?),
+            (Some(tc), None) => Some(
+                tc.parse::<TimeControl>()
+                    .map_err(|e| format!("--tc: {e}"))?,
+            ),
+            (None, Some(st)) => Some(read_per_move(st).map_err(|e| format!("--st: {e}"))?),
             _ => None,
         };
         let own = |i: usize| {
@@ -120,9 +125,9 @@ impl MatchArgs {
         let controls = [own(0)?, own(1)?];
         let clock_report =
             ClockReport::parse(&self.clock_report).map_err(|e| format!("--clock-report: {e}"))?;
-        let margin = parse_seconds(&self.margin).map_err(|e| format!("--margin: {e}"))?;
-        let hang_timeout =
-            parse_seconds(&self.hang_timeout).map_err(|e| format!("--hang-timeout: {e}"))?;
+        let margin = read_seconds("margin", &self.margin).map_err(|e| format!("--margin: {e}"))?;
+        let hang_timeout = read_seconds("hang timeout", &self.hang_timeout)
+            .map_err(|e| format!("--hang-timeout: {e}"))?;
         if ![6, 8, 10].contains(&self.size) {
             return Err(format!("--size must be 10, 8 or 6 (got {})", self.size));
         }

@@ -15,8 +15,8 @@
 use super::assets::{self, CONTENT_SECURITY_POLICY};
 use super::http::{Handler, Request, Response};
 use super::session::{Command, Controller, Handle};
-use super::timing;
 use crate::json::write::Object;
+use crate::time::TimeError;
 use std::sync::Arc;
 
 /// The header every `POST` must carry.
@@ -122,7 +122,7 @@ fn command(path: &str, body: &str) -> Result<Option<Command>, String> {
         "position" => Command::SetPosition(body.to_string()),
         "sgf" => Command::LoadSgf(body.to_string()),
         "players" => Command::Players(players(body)?),
-        "time" => Command::Time(timing::parse_control(body)?),
+        "time" => Command::Time(body.parse().map_err(|e: TimeError| e.to_string())?),
         "analysis" => Command::Analysis(match body.to_ascii_lowercase().as_str() {
             "on" => true,
             "off" => false,

@@ -311,7 +311,7 @@ impl Session {
             return None;
         }
         let side = self.engine.position().side_to_move();
-        let limit = timing::time_to_flag(&self.st.clock, side)?;
+        let limit = self.st.clock.time_to_flag(side)?;
         Some(
             limit
                 .saturating_sub(self.st.turn_started.elapsed())
@@ -447,7 +447,12 @@ impl Session {
     /// The engine played `mv` for `side` (its `genmove` played it and charged its own clock).
     fn engine_moved(&mut self, side: Color, mv: Move, winrate: Option<f64>) {
         let elapsed = self.st.turn_started.elapsed();
-        if timing::time_to_flag(&self.st.clock, side).is_some_and(|limit| elapsed > limit) {
+        if self
+            .st
+            .clock
+            .time_to_flag(side)
+            .is_some_and(|limit| elapsed > limit)
+        {
             // Too late: the move does not count.
             let _ = self.engine.undo();
             self.st.flagged = Some(side);
@@ -677,7 +682,7 @@ impl State {
         let (ply, side, running) = (self.ply, self.side, self.running);
         self.version += 1;
         let clock_side = |c: Color| {
-            let left = timing::time_to_flag(&self.clock, c).map(|t| {
+            let left = self.clock.time_to_flag(c).map(|t| {
                 if running && c == side {
                     t.saturating_sub(self.turn_started.elapsed())
                 } else {

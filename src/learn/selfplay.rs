@@ -18,6 +18,7 @@ use crate::mv::Move;
 use crate::player::{Limits, Player};
 use crate::position::Position;
 use crate::shard::Shard;
+use crate::splitmix::{mix64, GAMMA};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
@@ -88,16 +89,9 @@ pub struct SelfplaySummary {
     pub elapsed: Duration,
 }
 
-/// A 64-bit mix (SplitMix64's finaliser) for deriving per-game seeds.
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 /// Plays global game `game` and returns its records.
 pub fn play_game(args: &SelfplayOptions, game: u64, params: &SearchParams) -> Vec<Record> {
-    let seed = mix(args.seed ^ mix(game.wrapping_add(0x9E37_79B9_7F4A_7C15)));
+    let seed = mix64(args.seed ^ mix64(game.wrapping_add(GAMMA)));
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut g = Game::new(Position::standard());
     for _ in 0..args.random_plies {

@@ -17,6 +17,7 @@ use super::data_file::read_file;
 use super::record::Record;
 use super::weights::{eval_from_vector, eval_vector, Weights, WeightsChoice};
 use crate::eval::{terms, EvalParams};
+use crate::splitmix::mix64;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -80,17 +81,10 @@ pub struct TrainReport {
     pub weights: Weights,
 }
 
-/// SplitMix64's finaliser.
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 /// Whether game `game` is held out: a `holdout` fraction of the games, chosen by a hash of the
 /// game number and `seed` (whole games, so that no position of a held-out game is trained on).
 pub fn is_held_out(game: u64, seed: u64, holdout: f64) -> bool {
-    (mix(seed ^ mix(game)) % 1_000_000) as f64 / 1_000_000.0 < holdout
+    (mix64(seed ^ mix64(game)) % 1_000_000) as f64 / 1_000_000.0 < holdout
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is small and, with the

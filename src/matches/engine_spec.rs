@@ -10,7 +10,7 @@
 //!
 //! The second form is recognised when every word is `key=value` with one of those keys.
 
-use super::clock::{ParseTimeError, TimeControl};
+use crate::time::{read_per_move, TimeControl, TimeError};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -39,7 +39,7 @@ pub enum EngineSpecError {
     /// A key was given twice.
     Repeated(String),
     /// `tc=` or `st=` cannot be read.
-    Time(ParseTimeError),
+    Time(TimeError),
     /// Both `tc=` and `st=` were given.
     TwoControls,
 }
@@ -98,12 +98,12 @@ impl EngineSpec {
                         if spec.control.is_some() {
                             return Err(EngineSpecError::TwoControls);
                         }
-                        let parse = if k == "tc" {
-                            TimeControl::parse_tc
+                        let control = if k == "tc" {
+                            v.parse()
                         } else {
-                            TimeControl::parse_st
+                            read_per_move(v)
                         };
-                        spec.control = Some(parse(v).map_err(EngineSpecError::Time)?);
+                        spec.control = Some(control.map_err(EngineSpecError::Time)?);
                     }
                     _ => spec.stderr = Some(PathBuf::from(v)),
                 }
@@ -152,18 +152,20 @@ mod tests {
     #[test]
     fn own_time_controls() {
         let s = EngineSpec::parse("cmd=prog st=0.25").unwrap();
-        assert_eq!(s.control, TimeControl::parse_st("0.25").ok());
+        assert_eq!(s.control, read_per_move("0.25").ok());
         let s = EngineSpec::parse("cmd=prog tc=canadian:10:5:5").unwrap();
-        assert_eq!(s.control, TimeControl::parse_tc("canadian:10:5:5").ok());
+        assert_eq!(s.control, "canadian:10:5:5".parse().ok());
         assert_eq!(EngineSpec::parse("cmd=prog").unwrap().control, None);
         assert_eq!(
             EngineSpec::parse("cmd=prog tc=10 st=1"),
             Err(EngineSpecError::TwoControls)
         );
-        let bad = EngineSpec::parse("cmd=prog st=0").unwrap_err();
-        assert!(bad
-            .to_string()
-            .starts_with("bad engine time control: bad time '0'"));
+        let bad = EngineSpec::parse("cmd=prog st=-1").unwrap_err();
+        assert!(
+            bad.to_string()
+                .starts_with("bad engine time control: bad time per move '-1'"),
+            "{bad}"
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The referee: plays one game between two engine processes, checking every move with the rules
 //! core and keeping both clocks.
 
-use super::clock::{Clock, ClockReport, TimeControl};
+use super::clock::{Clock, ClockReport};
 use super::engine_process::{ClientError, EngineProcess, Reply};
 use super::openings::Opening;
 use super::outcome::{ForfeitKind, Outcome, Termination};
@@ -11,6 +11,7 @@ use crate::game::Game;
 use crate::mv::Move;
 use crate::position::Position;
 use crate::regions::is_decided;
+use crate::time::TimeControl;
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -204,10 +205,7 @@ impl Referee<'_, '_> {
         let control = self.controls[color.index()];
         self.may(
             color,
-            &format!(
-                "time_settings {}",
-                control.time_settings(self.settings.clock_report)
-            ),
+            &self.settings.clock_report.settings_command(&control),
         )?;
         let mut side = opening.start.side_to_move();
         for m in &opening.moves {
@@ -259,10 +257,9 @@ impl Referee<'_, '_> {
             }
             let clock = &clocks[side.index()];
             let report = self.settings.clock_report;
-            self.may(
-                side,
-                &format!("time_left {side} {}", clock.time_left(report)),
-            )?;
+            if let Some(left) = clock.time_left(report) {
+                self.may(side, &format!("time_left {side} {left}"))?;
+            }
             let lag = self.settings.controller_lag;
             let wait = (clock.deadline(self.settings.margin) + self.settings.hang_timeout)
                 .saturating_sub(lag);

@@ -1,7 +1,7 @@
 //! What the runner writes: the live progress line, the final table, JSON lines for scripts and the
 //! SGF record of each game.
 
-use super::clock::{seconds_text, ClockReport, TimeControl};
+use super::clock::{sgf_overtime, ClockReport};
 use super::outcome::ForfeitKind;
 use super::runner::{Ending, FinishedGame, MatchConfig, MatchResult};
 use super::sprt::{Sprt, SprtStatus};
@@ -10,6 +10,7 @@ use super::tally::Tally;
 use crate::color::Color;
 use crate::json::write::{number, quoted};
 use crate::sgf::{self, GameInfo};
+use crate::time::{seconds_text, TimeControl};
 use std::fmt::Write;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -342,8 +343,8 @@ pub fn sgf_record(fg: &FinishedGame, tally: &Tally, controls: &[TimeControl; 2])
         result: Some(o.sgf_result()),
         // TM is the main time in seconds, OT the overtime; the full control is also spelled out
         // in the comment.
-        time_control: common.map(|c| seconds_text(c.main_time())),
-        overtime: common.and_then(|c| c.overtime()),
+        time_control: common.map(|c| seconds_text(c.main())),
+        overtime: common.as_ref().and_then(sgf_overtime),
         date: Some(today()),
         event: Some(format!(
             "Otrera match {} vs {}, game {}",

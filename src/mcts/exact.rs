@@ -37,7 +37,7 @@ pub const ORACLE_BYTES: usize =
 
 /// What is known about a position, for its side to move.
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub enum Verdict {
+pub enum Knowledge {
     /// Not decided: only the search can tell.
     Open,
     /// The result is proven: 1 the side to move wins, 0 it loses.
@@ -47,13 +47,13 @@ pub enum Verdict {
     Bounded(f32),
 }
 
-impl Verdict {
+impl Knowledge {
     /// The value for the side to move, unless the position is open.
     #[inline]
     pub fn value(self) -> Option<f32> {
         match self {
-            Verdict::Open => None,
-            Verdict::Proven(v) | Verdict::Bounded(v) => Some(v),
+            Knowledge::Open => None,
+            Knowledge::Proven(v) | Knowledge::Bounded(v) => Some(v),
         }
     }
 }
@@ -100,12 +100,12 @@ impl Oracle {
     /// proven when the solver settles the winner within `params.endgame_nodes` (0: decided
     /// positions are left open).
     #[inline]
-    pub fn verdict(&mut self, pos: &Position, params: &SearchParams) -> Verdict {
+    pub fn verdict(&mut self, pos: &Position, params: &SearchParams) -> Knowledge {
         if !pos.has_legal_move() {
-            return Verdict::Proven(0.0);
+            return Knowledge::Proven(0.0);
         }
         if params.endgame_nodes == 0 || !is_decided(pos) {
-            return Verdict::Open;
+            return Knowledge::Open;
         }
         self.decided(pos, params)
     }
@@ -124,7 +124,7 @@ impl Oracle {
     }
 
     /// The verdict of a decided (or finished) position, from the cache or the solver.
-    fn decided(&mut self, pos: &Position, params: &SearchParams) -> Verdict {
+    fn decided(&mut self, pos: &Position, params: &SearchParams) -> Knowledge {
         let key = (pos.hash()
             ^ ((pos.width() * 16 + pos.height()) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
         .max(1);
@@ -132,9 +132,9 @@ impl Oracle {
         let entry = self.cache[slot];
         if entry.key == key {
             return if entry.proven {
-                Verdict::Proven(entry.value)
+                Knowledge::Proven(entry.value)
             } else {
-                Verdict::Bounded(entry.value)
+                Knowledge::Bounded(entry.value)
             };
         }
         let verdict = match self
@@ -145,9 +145,9 @@ impl Oracle {
             Outcome::NotDecided => unreachable!("only decided positions are solved"),
         };
         let (value, proven) = match verdict {
-            Verdict::Proven(v) => (v, true),
-            Verdict::Bounded(v) => (v, false),
-            Verdict::Open => unreachable!(),
+            Knowledge::Proven(v) => (v, true),
+            Knowledge::Bounded(v) => (v, false),
+            Knowledge::Open => unreachable!(),
         };
         self.cache[slot] = CacheEntry { key, value, proven };
         verdict
@@ -155,10 +155,10 @@ impl Oracle {
 }
 
 /// The verdict for the side to move of a decided position's score.
-pub fn score_verdict(score: &Score, eval: &EvalParams) -> Verdict {
+pub fn score_verdict(score: &Score, eval: &EvalParams) -> Knowledge {
     match score.winner() {
-        Some(c) => Verdict::Proven(win_value(c == score.side_to_move)),
-        None => Verdict::Bounded(bounded_value(score, eval)),
+        Some(c) => Knowledge::Proven(win_value(c == score.side_to_move)),
+        None => Knowledge::Bounded(bounded_value(score, eval)),
     }
 }
 
@@ -197,30 +197,30 @@ mod tests {
     fn open_finished_and_decided_positions() {
         let mut x = Oracle::new();
         let p = params();
-        assert_eq!(x.verdict(&Position::standard(), &p), Verdict::Open);
+        assert_eq!(x.verdict(&Position::standard(), &p), Knowledge::Open);
         // Black to move, walled in: lost.
         let lost: Position = "Bx3/xx3/5/5/W4 b".parse().unwrap();
-        assert_eq!(x.verdict(&lost, &p), Verdict::Proven(0.0));
+        assert_eq!(x.verdict(&lost, &p), Knowledge::Proven(0.0));
         // White b2 has one move (a1+c1+b3 is defective), Black e5 one: White to move must fill
         // first and loses (B+0); with Black to move, Black loses.
         let w: Position = "xxx1B/xxxxx/x1xxx/xWxxx/1x1xx w".parse().unwrap();
-        assert_eq!(x.verdict(&w, &p), Verdict::Proven(0.0));
+        assert_eq!(x.verdict(&w, &p), Knowledge::Proven(0.0));
         assert_eq!(x.decided_value(&w, &p), 0.0);
         let b: Position = "xxx1B/xxxxx/x1xxx/xWxxx/1x1xx b".parse().unwrap();
-        assert_eq!(x.verdict(&b, &p), Verdict::Proven(0.0));
+        assert_eq!(x.verdict(&b, &p), Knowledge::Proven(0.0));
         // Cached answers are the same.
-        assert_eq!(x.verdict(&w, &p), Verdict::Proven(0.0));
+        assert_eq!(x.verdict(&w, &p), Knowledge::Proven(0.0));
         // White to move with 3 moves (the b1-d1 corridor) against 1 wins.
         let win: Position = "xxx1B/xxxxx/xxxxx/xxxxx/W3x w".parse().unwrap();
-        assert_eq!(x.verdict(&win, &p), Verdict::Proven(1.0));
+        assert_eq!(x.verdict(&win, &p), Knowledge::Proven(1.0));
         assert_eq!(x.decided_value(&win, &p), 1.0);
         // Without a solver budget only finished games are known.
         let off = SearchParams {
             endgame_nodes: 0,
             ..SearchParams::default()
         };
-        assert_eq!(Oracle::new().verdict(&win, &off), Verdict::Open);
-        assert_eq!(x.verdict(&lost, &off), Verdict::Proven(0.0));
+        assert_eq!(Oracle::new().verdict(&win, &off), Knowledge::Open);
+        assert_eq!(x.verdict(&lost, &off), Knowledge::Proven(0.0));
     }
 
     #[test]
@@ -233,11 +233,11 @@ mod tests {
         };
         assert_eq!(
             score_verdict(&score((5, 5), (4, 4)), &p),
-            Verdict::Proven(1.0)
+            Knowledge::Proven(1.0)
         );
         assert_eq!(
             score_verdict(&score((4, 6), (6, 8)), &p),
-            Verdict::Proven(0.0)
+            Knowledge::Proven(0.0)
         );
         let ahead = score_verdict(&score((10, 14), (9, 11)), &p)
             .value()

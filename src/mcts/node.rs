@@ -141,14 +141,6 @@ impl Node {
         (v, n)
     }
 
-    /// Mean value for the side that moved here, counting `in_flight` playouts as losses, or `None`
-    /// when nothing has been counted yet.
-    #[inline]
-    pub fn mean_with_virtual_loss(&self) -> Option<(f32, u32)> {
-        let (v, n) = self.sum_with_virtual_loss();
-        (n > 0).then(|| ((v / n as f32).clamp(0.0, 1.0), n))
-    }
-
     /// Mean value for the side that moved here over finished playouts (0.5 when there are none).
     #[inline]
     pub fn mean(&self) -> f32 {
@@ -233,14 +225,13 @@ mod tests {
     fn virtual_loss_is_undone_by_drop() {
         let n = Node::default();
         n.add(1.0);
-        assert_eq!(n.mean_with_virtual_loss(), Some((1.0, 1)));
+        assert_eq!(n.sum_with_virtual_loss(), (1.0, 1));
         {
             let _a = n.enter();
             let _b = n.enter();
             assert_eq!(n.in_flight(), 2);
-            let (q, count) = n.mean_with_virtual_loss().unwrap();
-            assert_eq!(count, 3);
-            assert!((q - 1.0 / 3.0).abs() < 1e-6);
+            // The two playouts in flight count as losses.
+            assert_eq!(n.sum_with_virtual_loss(), (1.0, 3));
         }
         assert_eq!(n.in_flight(), 0);
         assert_eq!(n.mean(), 1.0);

@@ -9,7 +9,7 @@
 //! expansion and widening are claimed by compare-and-swap, and each thread counts its playouts
 //! locally and adds them to the shared counters in batches.
 
-use super::exact::{Oracle, Verdict};
+use super::exact::{Knowledge, Oracle};
 use super::node::{Node, VirtualLoss, PROVEN_LOSS, PROVEN_WIN};
 use super::ordering::{Orderer, RankPrior, Ranking};
 use super::params::SearchParams;
@@ -332,11 +332,11 @@ impl<'s, 't> Worker<'s, 't> {
             let Some(list) = tree.children(node) else {
                 // The root is always expanded (it has moves), so its moves get statistics.
                 let verdict = if at == ROOT {
-                    Verdict::Open
+                    Knowledge::Open
                 } else {
                     self.oracle.verdict(&pos, s.params)
                 };
-                if let Verdict::Proven(v) = verdict {
+                if let Knowledge::Proven(v) = verdict {
                     node.set_proof(if v == 0.0 { PROVEN_WIN } else { PROVEN_LOSS });
                     break v;
                 }

@@ -59,16 +59,14 @@ pub struct EpochReport {
     pub held_loss: f64,
 }
 
-/// SplitMix64: a tiny generator whose output is fixed by its seed forever.
+/// SplitMix64 (`crate::splitmix`): a tiny generator whose output is fixed by its seed forever.
 struct SplitMix(u64);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let (state, out) = crate::splitmix::next(self.0);
+        self.0 = state;
+        out
     }
 
     /// Uniform in `[-1, 1)`.

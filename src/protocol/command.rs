@@ -10,7 +10,7 @@ use crate::perft::perft;
 use crate::position::Position;
 use crate::settings::OPTIONS;
 use crate::sgf;
-use crate::time::TimeControl;
+use crate::time::{read_count, read_seconds, TimeControl, TimeError};
 use std::io::Read;
 use std::time::Duration;
 
@@ -159,16 +159,16 @@ pub const COMMANDS: &[Spec] = &[
         1,
         4,
         Origin::Convention,
-        |e, a| kgs_time_settings(e, a, false),
+        kgs_time_settings,
     ),
     spec(
         "kata-time_settings",
         "none | absolute MAIN | byoyomi MAIN PERIOD PERIODS | canadian MAIN PERIOD STONES \
-         | fischer MAIN INCREMENT",
-        1,
-        4,
+         | fischer MAIN INCREMENT | st SECONDS | MAIN[+INC] | canadian:MAIN:PERIOD:STONES",
+        0,
+        usize::MAX,
         Origin::Convention,
-        |e, a| kgs_time_settings(e, a, true),
+        kata_time_settings,
     ),
     spec(
         "time_left",
@@ -267,18 +267,12 @@ fn move_text(text: &str, pos: &Position) -> Result<Move, String> {
     Move::parse_rect(text, pos.width(), pos.height()).map_err(|e| e.to_string())
 }
 
-/// A time in seconds: a non-negative number (GTP sends integers; decimals are accepted too).
 fn seconds(what: &str, text: &str) -> Result<Duration, String> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && (0.0..=1e8).contains(s))
-        .map(Duration::from_secs_f64)
-        .ok_or_else(|| format!("bad {what} '{text}' (seconds, a number from 0 to 100000000)"))
+    read_seconds(what, text).map_err(|e| e.to_string())
 }
 
 fn count(what: &str, text: &str) -> Result<u32, String> {
-    text.parse::<u32>()
-        .map_err(|_| format!("bad {what} '{text}' (a whole number from 0 to 4294967295)"))
+    read_count(what, text).map_err(|e| e.to_string())
 }
 
 fn known_command(_: &mut Engine, a: &[String]) -> Result<Action, String> {
@@ -388,68 +382,22 @@ fn time_settings(e: &mut Engine, a: &[String]) -> Result<Action, String> {
     reply("")
 }
 
-/// `kgs-time_settings` (and, with `fischer`, `kata-time_settings`). An overtime of zero length or
-/// with zero periods or stones leaves sudden death.
-fn kgs_time_settings(e: &mut Engine, a: &[String], fischer: bool) -> Result<Action, String> {
-    let kind = a[0].to_ascii_lowercase();
-    let want = match kind.as_str() {
-        "none" => 1,
-        "absolute" => 2,
-        "byoyomi" | "canadian" => 4,
-        "fischer" if fischer => 3,
-        _ => {
-            let forms = if fischer {
-                "none, absolute, byoyomi, canadian or fischer"
-            } else {
-                "none, absolute, byoyomi or canadian"
-            };
-            return Err(format!("unknown time system '{}' (expected {forms})", a[0]));
-        }
-    };
-    if a.len() != want {
+/// `kgs-time_settings`: the words of a KGS time system (`fischer` is not one), read by the one
+/// time control parser.
+fn kgs_time_settings(e: &mut Engine, a: &[String]) -> Result<Action, String> {
+    if !["none", "absolute", "byoyomi", "canadian"].contains(&a[0].to_ascii_lowercase().as_str()) {
         return Err(format!(
-            "wrong number of arguments: the {kind} time system takes {} value(s) (got {})",
-            want - 1,
-            a.len() - 1
+            "unknown time system '{}' (expected none, absolute, byoyomi or canadian)",
+            a[0]
         ));
     }
-    let control = match kind.as_str() {
-        "none" => TimeControl::Unlimited,
-        "absolute" => TimeControl::Absolute {
-            main: seconds("main time", &a[1])?,
-        },
-        "fischer" => TimeControl::Fischer {
-            main: seconds("main time", &a[1])?,
-            increment: seconds("increment", &a[2])?,
-        },
-        _ => {
-            let main = seconds("main time", &a[1])?;
-            let period = seconds("period", &a[2])?;
-            let n = count(
-                if kind == "byoyomi" {
-                    "periods"
-                } else {
-                    "stones"
-                },
-                &a[3],
-            )?;
-            if period.is_zero() || n == 0 {
-                TimeControl::Absolute { main }
-            } else if kind == "byoyomi" {
-                TimeControl::ByoYomi {
-                    main,
-                    period,
-                    periods: n,
-                }
-            } else {
-                TimeControl::Canadian {
-                    main,
-                    period,
-                    stones: n,
-                }
-            }
-        }
-    };
+    kata_time_settings(e, a)
+}
+
+/// `kata-time_settings`: any time control the one parser reads (the words of
+/// `kata-time_settings`, `st SECONDS`, or the compact forms of `match --tc`).
+fn kata_time_settings(e: &mut Engine, a: &[String]) -> Result<Action, String> {
+    let control: TimeControl = a.join(" ").parse().map_err(|e: TimeError| e.to_string())?;
     e.set_time_control(control);
     reply("")
 }
@@ -457,12 +405,10 @@ fn kgs_time_settings(e: &mut Engine, a: &[String], fischer: bool) -> Result<Acti
 fn time_left(e: &mut Engine, a: &[String]) -> Result<Action, String> {
     let c = color(&a[0])?;
     // Some servers report a little below zero when a period ran out in transit.
-    let time = a[1]
-        .parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s <= 1e8)
-        .map(|s| Duration::from_secs_f64(s.max(0.0)))
-        .ok_or_else(|| format!("bad time '{}' (seconds, a number up to 100000000)", a[1]))?;
+    let time = match a[1].strip_prefix('-') {
+        Some(below) if read_seconds("time", below).is_ok() => Duration::ZERO,
+        _ => seconds("time", &a[1])?,
+    };
     let stones = count("stone count", &a[2])?;
     e.set_time_left(c, time, stones, report_unit(&a[1]));
     reply("")
@@ -673,8 +619,14 @@ mod tests {
             ("time_settings -1 0 0", "bad main time"),
             ("time_settings 10 5 -2", "bad stone count"),
             ("kgs-time_settings fischer 10 2", "unknown time system"),
-            ("kgs-time_settings byoyomi 10 2", "takes 3 value(s) (got 2)"),
-            ("kata-time_settings fischer 10", "takes 2 value(s) (got 1)"),
+            (
+                "kgs-time_settings byoyomi 10 2",
+                "bad time control 'byoyomi 10 2' (byoyomi takes 3 value(s) (main time, period, \
+                 periods), got 2)",
+            ),
+            ("kata-time_settings fischer 10", "takes 2 value(s)"),
+            ("kata-time_settings fischer 10 2 3", "got 3"),
+            ("kata-time_settings 60 x", "'60' takes nothing after it"),
             ("time_left w 10", "time_left takes COLOR TIME STONES"),
             ("time_left w nan 0", "bad time"),
             (

@@ -19,7 +19,7 @@
 //! proof.
 
 use super::keys::Symmetries;
-use super::{FirstMoves, Limits, Progress, ProofSolver, SolveReport, Verdict};
+use super::{FirstMoves, Progress, ProofLimits, ProofSolver, SolveReport, Verdict};
 use crate::mv::Move;
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -77,7 +77,7 @@ impl ProofSolver {
         &mut self,
         pos: &Position,
         guide: &Guide,
-        limits: &Limits,
+        limits: &ProofLimits,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
         attempt: &mut dyn FnMut(&Attempt),
@@ -111,11 +111,11 @@ impl ProofSolver {
             }
         };
         // The limits left for a solve of at most `nodes` nodes; `None` once they are spent.
-        let left = |tally: &Tally, nodes: u64| -> Option<Limits> {
+        let left = |tally: &Tally, nodes: u64| -> Option<ProofLimits> {
             let nodes = nodes.min(limits.nodes.saturating_sub(tally.done.nodes));
             let time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             let spent = nodes == 0 || time.is_some_and(|t| t.is_zero());
-            (!spent && !stop.load(Ordering::Relaxed)).then_some(Limits {
+            (!spent && !stop.load(Ordering::Relaxed)).then_some(ProofLimits {
                 nodes,
                 time,
                 report_every: sub_every,
@@ -180,7 +180,7 @@ impl ProofSolver {
         // what is left of the limits and mostly settles the root from the table at once (if it
         // does not, the candidate's proof stands); otherwise the limits or the stop flag have
         // ended the search, and it stops at its first check, within a few thousand nodes.
-        let last = Limits {
+        let last = ProofLimits {
             nodes: match proven {
                 Some(_) => limits.nodes.saturating_sub(tally.done.nodes).max(1),
                 None => 1,
@@ -206,7 +206,7 @@ impl ProofSolver {
     fn counted(
         &mut self,
         pos: &Position,
-        limits: &Limits,
+        limits: &ProofLimits,
         stop: &AtomicBool,
         tally: &mut Tally,
         progress: &mut dyn FnMut(&Progress),

@@ -9,19 +9,15 @@
 //! to move; but abstractions (see [`super::view`]) are, since their territories read as arrows
 //! and their balance `x` as a number. So on a rectangle, whose symmetries fill half of the eight
 //! lanes, the other four hold the colour-swapped images (balance `-x`), and the key of an
-//! abstraction is the smallest over all eight. The whole 6x4 start took 996.8 M nodes instead of
-//! 1,045.9 M with `--hash 4096` (1181.0 s against 1292.2 s, side by side), but 1,197.8 M instead
-//! of 1,160.2 M with 2048: within the paths' drift with the table, kept because it merges only
-//! equal games. Squares would need sixteen lanes.
+//! abstraction is the smallest over all eight: within the paths' drift with the table on the
+//! whole 6x4 start (docs/results.md, 2026-12-07), kept because it merges only equal games.
+//! Squares would need sixteen lanes.
 //!
 //! An abstraction's value depends on its mixed part alone, not on where that part lies, so keys
 //! could also be taken up to translation and the eight symmetries of the square grid (queen lines
 //! survive all of them), or each mixed region apart (a sum of games does not care how its terms
-//! lie). Measured first: of the 3,787,621 distinct abstracted positions the search for
-//! `1Bx1B1/B4B/2W2W/1W2W1 b` expands (`--hash 512`, summed disproof numbers), 3,787,285 remain
-//! distinct up to translation and those symmetries, and 3,736,888 as sets of regions (1,227,853 / 1,227,769 /
-//! 1,219,975 on `1B2B1/B4B/W4W/Wx2W1 b`). Too few merges to pay for such keys, which cannot be
-//! updated by XOR.
+//! lie). Measured first, such keys merge at most 1.3% of the abstracted positions a search expands
+//! (docs/results.md, 2026-12-07): too few to pay for keys that cannot be updated by XOR.
 //!
 //! A hash per symmetry is kept for every node on the search path and updated by XOR like the
 //! ordinary Zobrist hash (three squares per move), so the canonical key costs a few lookups.
@@ -39,6 +35,7 @@ use crate::color::Color;
 #[cfg(test)]
 use crate::mv::Move;
 use crate::position::Position;
+use crate::splitmix::mix64;
 use crate::square::{Square, NUM_INDICES};
 use crate::symmetry::Symmetry;
 use crate::zobrist::{ARROW, BLACK_TO_MOVE, PIECE};
@@ -59,10 +56,7 @@ pub(super) struct Key {
 /// finaliser) with a salt, so the second set of square hashes is unrelated to the first under XOR.
 #[inline]
 const fn second(z: u64) -> u32 {
-    let mut z = z ^ 0x5EC0_4D4A_54E1_B3C7;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    ((z ^ (z >> 31)) >> 32) as u32
+    (mix64(z ^ 0x5EC0_4D4A_54E1_B3C7) >> 32) as u32
 }
 
 /// One hash value per lane, both hashes: a key update is a few contiguous XORs instead of a map

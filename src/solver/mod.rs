@@ -17,7 +17,7 @@ mod tempo;
 mod view;
 mod zeroed;
 
-pub use crate::proof::{Limits, Verdict};
+pub use crate::proof::{ProofLimits, Verdict};
 pub use dfpn::verify::ProofCheck;
 pub use report::{FirstMoves, MoveStatus, Progress, SolveReport};
 
@@ -102,7 +102,7 @@ impl ProofSolver {
     pub fn solve(
         &mut self,
         pos: &Position,
-        limits: &Limits,
+        limits: &ProofLimits,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> SolveReport {
@@ -143,7 +143,7 @@ impl ProofSolver {
         node_limit: u64,
         deadline: Option<Instant>,
         started: Instant,
-        limits: &Limits,
+        limits: &ProofLimits,
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> SolveReport {
@@ -291,7 +291,7 @@ fn progress_of(c: &dfpn::Counters, elapsed: Duration, usage: f64) -> Progress {
 #[cfg(test)]
 mod proof_check_tests {
     use super::dfpn::{overwrite, INF};
-    use super::{Limits, ProofSolver, Verdict};
+    use super::{ProofLimits, ProofSolver, Verdict};
     use crate::position::Position;
     use std::sync::atomic::AtomicBool;
 
@@ -300,7 +300,7 @@ mod proof_check_tests {
         let pos = Position::named_start(4, 4).unwrap();
         let mut solver = ProofSolver::new(16);
         let never = AtomicBool::new(false);
-        let report = solver.solve(&pos, &Limits::default(), &never, &mut |_| {});
+        let report = solver.solve(&pos, &ProofLimits::default(), &never, &mut |_| {});
         assert_eq!(report.verdict, Verdict::Loss);
         (pos, solver)
     }
@@ -343,7 +343,7 @@ mod proof_check_tests {
             let mut after = pos.clone();
             after.make(m);
             let mut own = ProofSolver::new(4);
-            let reply = own.solve(&after, &Limits::default(), &never, &mut |_| {});
+            let reply = own.solve(&after, &ProofLimits::default(), &never, &mut |_| {});
             let Verdict::Win(r) = reply.verdict else {
                 panic!("4x4 is lost for White, but not after {m}");
             };

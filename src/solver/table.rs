@@ -4,24 +4,22 @@
 //! access; the search prefetches the buckets of all of a node's children before probing them
 //! (probes stalled on memory were most of the solver's time). A new position replaces the entry
 //! of the bucket that cost the least work to compute (proofs and disproofs count double), so
-//! expensive results survive longest. Eight-way buckets of two lines (the least-work entry of
-//! eight replaced) took more nodes, not fewer: the whole 6x4 start 1,019.5 M against 996.8 M.
+//! expensive results survive longest. Eight-way buckets of two lines took more nodes, not fewer
+//! (docs/results.md, 2026-12-07).
 //!
 //! A whole-move position's entry also filters its half-way children (the positions after one of
 //! its queen steps, see [`super::dfpn`]): a 16-bit set with one bit per child the search went
 //! into (24 bits before the check grew to 40). Most steps are never searched, so most of their
 //! probes would miss; the expansion probes only the children whose bit is set and numbers the
-//! others statically. On the 5x5 position `3B1/BB2B/1W1x1/W3W/3Wx w` this took the rate from
-//! 544 k to 618 k nodes/s (with 24 bits). A child reached by
-//! transposition from another parent, or whose parent's entry was replaced, is then searched
-//! afresh from its static numbers (its own children are still found): 15.34 M nodes became
-//! 15.05 M there, 5.94 M became 6.34 M on 5x4 and 27.34 M became 27.59 M on 4x5.
+//! others statically, which raised the rate. A child reached by transposition from another
+//! parent, or whose parent's entry was replaced, is then searched afresh from its static numbers
+//! (its own children are still found), which moved the node counts little (docs/results.md,
+//! 2026-12-07).
 //!
 //! The same filter for the positions after a half-way node's arrows (in the half-way node's
 //! entry, which has none) would skip 88% of their probes, most of which miss, but it would also
-//! lose the 27% of their hits that come by transposition from other half-way nodes. It raised
-//! the rate (the 5x5 start 726 k against about 480 k nodes/s) and the nodes more (7.34 M against
-//! 5.27 M), and the whole 6x4 start fell behind (docs/results.md).
+//! lose the 27% of their hits that come by transposition from other half-way nodes: it raised the
+//! rate and the nodes more, and the whole 6x4 start fell behind (docs/results.md, 2026-12-07).
 //!
 //! A key is two independent hashes of the position (see [`Key`]): the low bits of the 64-bit
 //! first choose the bucket, and the entry keeps a 40-bit check, the 32-bit second hash and 8 bits
@@ -31,19 +29,15 @@
 //! false matches in the 2.5 G probes of the whole 6x4 start; and two positions whose first hashes
 //! are equal still differ in their checks but for odds of 2^-32.
 //!
-//! History. The check used to be the first hash's top 32 bits: odds of up to 2^-29 per probe, and
-//! worse, since a key is the least of a position's symmetric hashes and its top bits lean to 0.
-//! Counted with every stored key kept beside the table, the whole 6x4 run (996,833,873 nodes,
-//! 2,462,134,464 probes) met one false match, and it read a proven or disproven entry: one step
-//! of that proof was not proven. The 40 bits came from the step filter (24 bits to 16), which
-//! moved the node counts: 4x5 summed 7.27 M to 6.88 M, 4x6 3.00 M to 3.07 M, the 6x4 start
-//! 996.8 M to 1,010.6 M, the 5x5 start 5.27 M to 6.94 M (docs/results.md). For a while after
-//! that the check was a mix of the first hash, which no check can tell apart from an equal first
-//! hash of another position (some one chance in ten per 6x4 proof); the second hash left every
-//! node count as it was (docs/results.md).
+//! The check used to be the first hash's top 32 bits, and a whole 6x4 run met one false match
+//! that left one step of its proof unproven; then a mix of the first hash, which cannot tell
+//! apart two positions whose first hashes are equal. Both histories, and how the step filter's
+//! shrinking moved the node counts, are in docs/results.md, 2026-12-07.
 
 use super::keys::Key;
 use super::zeroed::{Zeroable, Zeroed};
+// The entries' XOR trick mixes with splitmix64's finaliser: bijective, and `mix(0) == 0`.
+use crate::splitmix::mix64 as mix;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// One stored result: `data` is `pn << 32 | dn`, and `tag` is
@@ -113,15 +107,6 @@ fn work_code(work: u64) -> u8 {
     }
     let top = 63 - work.leading_zeros();
     (top * 4 + ((work >> (top - 2)) & 3) as u32) as u8
-}
-
-/// A bijective 64-bit mix (the splitmix64 finaliser): any change of `x` changes about half the
-/// bits of the result, the high half included.
-#[inline]
-fn mix(x: u64) -> u64 {
-    let x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    let x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
 
 impl Stored {

@@ -14,11 +14,8 @@
 //! arrow, on one queen line) and can touch nothing else of ours, so three spare squares, or two on
 //! no common line, survive any reply: the side can still spend one after it.
 //!
-//! Measured (with the summed disproof rule, since removed; nodes before and after): the whole
-//! 6x4 start 1,010,632,852 -> 442,513,232; 4x5 6,882,914 -> 2,112,255; the hardest 6x4 first move (`1BW1B1/B4B/5W/1W2Wx b`)
-//! 46,773,412 -> 23,201,267. Taking two spare squares on no common line as surviving only in
-//! the single rules took 480.8 M nodes on 6x4, and also in the double move of the side to move
-//! 452.8 M; with three squares only, 527.1 M; without the double moves, 600.5 M.
+//! Spare moves more than halved the whole 6x4 proof; the variants of which squares survive a
+//! reply, and of the double moves, took more nodes (the figures: docs/results.md, 2026-12-07).
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;

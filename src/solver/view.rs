@@ -18,26 +18,11 @@
 //!
 //! The outcome is monotone in `x` (a larger integer added to a game is never worse for White), so
 //! a proven White win at one balance is one at every larger balance of the same mixed part, and a
-//! loss at every smaller one. Tried: a second table of these thresholds by mixed part (keyed with
-//! `x` taken out), consulted for new leaves. On `1Bx1B1/B4B/2W2W/1W2W1 b` it settled 434 k of
-//! 16.4 M leaves, but the proof took 12.4 M nodes against 8.8 M (both with an eighth in
-//! `step_numbers` of `super::dfpn`); on 4x5 it settled 308 k leaves and took 7,340,242 nodes
-//! against 7,340,574. So positions seldom recur with only the balance changed, and where they do
-//! (4x5) the other bounds seem to settle them soon anyway.
-//!
-//! Also tried: settling every leaf whose mixed part has at most `K` empty squares exactly, by a
-//! plain depth-first search over the mixed part alone (territory moves as passes in `x`, regions
-//! it cuts off valued by the endgame solver) that keeps bounds on the part's threshold in a small
-//! table of its own. It agreed with exhaustive search on 2,193 random positions, and it cut the
-//! proof-number search's nodes on seven quick 6x4 first moves (each refuted in under 40 s with
-//! the summed disproof rule, since removed) from 25.9 M to 15.6 M (`K` = 6) and 11.2 M
-//! (`K` = 7), but took 79.4 s and 80.6 s against 65.2 s: with no proof numbers to steer it, the
-//! local search looks at many more positions than df-pn needs for the same answer (on 4x5 with
-//! `K` = 8, 30.7 k nodes of df-pn but 89 M to 118 M of local search, 31 s to 54 s against 7.9 s). Solving such a position only
-//! when df-pn first expands it did no better (docs/results.md). Tried again later with bounds
-//! on both thresholds kept per mixed part (the territories as passes): settling the leaves with
-//! at most 6 mixed empty squares this way halved df-pn's nodes on the whole 6x4 start (481 M against 1,011 M), but the local search expanded
-//! 1.7 G positions of its own, each about as costly as a df-pn node, so the solve took longer.
+//! loss at every smaller one. A second table of these thresholds by mixed part, and settling
+//! leaves with few mixed empty squares by a local search of their own, were tried: positions
+//! seldom recur with only the balance changed, and the local search, with no proof numbers to
+//! steer it, looked at far more positions than df-pn needs, so both cost time (the figures:
+//! docs/results.md, 2026-12-07).
 //!
 //! Spare moves (see [`super::tempo`]) sharpen the bounds by a tempo or two: a side that can burn a
 //! mixed square without touching anything else gains a move over the squares' count.
@@ -195,17 +180,16 @@ impl View {
     /// other side never uses any pocket square.
     ///
     /// A guard with pockets of its own (touching it alone) seals the best of them; a pocket shared
-    /// by several guards is sealed by one of them not yet counted, the best such seal. Counting
-    /// shared pockets, not only single-guard ones, cut the nodes of the 5x4 start from 391,885 to
-    /// 24,518 (small boards' amazons stand by the edges, where squares behind two of one side's
-    /// amazons are common). The seals' values take endgame searches, so they are only worked out
-    /// when the pockets could settle the verdict at all (a seal worth at most its pocket squares).
+    /// by several guards is sealed by one of them not yet counted, the best such seal (small
+    /// boards' amazons stand by the edges, where squares behind two of one side's amazons are
+    /// common; figures in docs/results.md, 2026-12-07). The seals' values take endgame searches,
+    /// so they are only worked out when the pockets could settle the verdict at all (a seal worth
+    /// at most its pocket squares).
     ///
     /// When they leave it open, the reading gives the side to move's lead in the naive race
-    /// with the pockets' squares counted as its own (see [`Reading::Open`]): against the race
-    /// without them, 4x5 took 5.84 M nodes instead of 8.87 M, the 5x5 start (summed) 5.02 M
-    /// instead of 5.64 M and 5x4 (summed, a rule since removed) 0.22 M instead of 0.78 M; with
-    /// the weak rule it wanted a larger factor (see `AHEAD_FACTOR` in `super::dfpn`).
+    /// with the pockets' squares counted as its own (see [`Reading::Open`]), which took fewer nodes
+    /// than the race without them (with the weak disproof rule it wanted a larger factor, see
+    /// `AHEAD_FACTOR` in `super::dfpn`; figures in docs/results.md, 2026-12-07).
     ///
     /// `self` is `pos`'s view without pockets.
     pub fn settle(&self, pos: &Position, endgame: &mut Endgame) -> Reading {

@@ -12,7 +12,8 @@
 //! telescopes the rounding error of whole-second reports over many moves. The learned lag is the
 //! largest bound seen; it only grows, because a controller that once charged that much may again.
 
-use super::{SideTime, TimeControl};
+use super::control::TimeControl;
+use super::side::SideTime;
 use crate::color::Color;
 use std::time::Duration;
 
@@ -141,10 +142,7 @@ impl LagModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ms(n: u64) -> Duration {
-        Duration::from_millis(n)
-    }
+    use crate::time::testing::ms;
 
     fn main_time(left: u64, precision: u64) -> SideTime {
         SideTime {

@@ -60,12 +60,6 @@ impl Shape {
     }
 }
 
-/// A random one-side blob with `empty` empty squares and `amazons` amazons (at least one), on the
-/// 10x10 board.
-pub fn random_area<R: Rng + ?Sized>(rng: &mut R, empty: u32, amazons: u32) -> Area {
-    random_shape(rng, Shape::Blob, empty, amazons)
-}
-
 /// A random one-side region of the given shape with `empty` empty squares (at most 60) and
 /// `amazons` amazons (at least one), on the 10x10 board.
 pub fn random_shape<R: Rng + ?Sized>(rng: &mut R, shape: Shape, empty: u32, amazons: u32) -> Area {
@@ -169,7 +163,7 @@ mod tests {
         use crate::endgame::area::{king, Node};
         let mut rng = StdRng::seed_from_u64(3);
         for i in 0..300 {
-            let a = random_area(&mut rng, 3 + i % 30, 1 + i % 3);
+            let a = random_shape(&mut rng, Shape::Blob, 3 + i % 30, 1 + i % 3);
             let node = Node::new(a);
             a.for_each_move(|from, to, arrow, child| {
                 let e = node.effect(from, to, arrow, child);

@@ -13,7 +13,8 @@ use super::interrupt;
 use crate::mv::Move;
 use crate::position::{parse_dims, Position};
 use crate::solver::guide::{distinct_legal, Attempt, Guide, Outcome, FIRST_BUDGET};
-use crate::solver::{FirstMoves, Limits, MoveStatus, ProofCheck, ProofSolver, Verdict};
+use crate::solver::{FirstMoves, MoveStatus, ProofCheck, ProofLimits, ProofSolver, Verdict};
+use crate::time::read_seconds;
 use clap::Args;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -33,15 +34,15 @@ pub struct SolveArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 1024)]
     pub hash: usize,
-    /// Stop after this many seconds.
+    /// Stop after this many seconds (or M:SS).
     #[arg(long)]
-    pub time: Option<f64>,
+    pub time: Option<String>,
     /// Stop after this many expanded positions.
     #[arg(long)]
     pub nodes: Option<u64>,
     /// Seconds between progress lines.
-    #[arg(long, default_value_t = 10.0)]
-    pub progress: f64,
+    #[arg(long, default_value = "10")]
+    pub progress: String,
     /// After a proof, walk it and check every position of it against its children (the table
     /// only suggests moves), print its size, and exit with status 1 if it does not hold.
     #[arg(long)]
@@ -68,19 +69,19 @@ fn start_position(args: &SolveArgs) -> Result<Position, String> {
     }
 }
 
-fn seconds(what: &str, s: f64) -> Result<Duration, String> {
-    if s.is_finite() && (0.0..=1e9).contains(&s) {
-        Ok(Duration::from_secs_f64(s))
-    } else {
-        Err(format!("bad --{what} {s} (seconds, 0 to 1e9)"))
-    }
+fn seconds(what: &str, text: &str) -> Result<Duration, String> {
+    read_seconds(&format!("--{what}"), text).map_err(|e| e.to_string())
 }
 
 /// Runs `otrera solve`.
 pub fn run(args: &SolveArgs) -> ExitCode {
     let parsed = start_position(args).and_then(|pos| {
-        let time = args.time.map(|t| seconds("time", t)).transpose()?;
-        let every = seconds("progress", args.progress)?.max(Duration::from_millis(100));
+        let time = args
+            .time
+            .as_deref()
+            .map(|t| seconds("time", t))
+            .transpose()?;
+        let every = seconds("progress", &args.progress)?.max(Duration::from_millis(100));
         if args.guide == Some(0) {
             return Err("bad --guide 0 (playouts of the tree search, at least 1)".into());
         }
@@ -111,7 +112,7 @@ pub fn run(args: &SolveArgs) -> ExitCode {
         threads,
         if threads == 1 { "" } else { "s" },
     );
-    let limits = Limits {
+    let limits = ProofLimits {
         nodes: args.nodes.unwrap_or(u64::MAX),
         time,
         report_every,

@@ -10,8 +10,7 @@
 //! A move is searched as two plies of the same side: the queen step, then the arrow (after a step
 //! the same side moves again, so a step's numbers count for its parent unswapped). An expansion
 //! then looks at some 15 steps or 10 arrows instead of 100 or more whole moves, most of which a
-//! proof never needs (one good move proves a win): on 5x4 this cut the leaves looked at from
-//! 16.9 M to 3.4 M.
+//! proof never needs (one good move proves a win; figures in docs/results.md).
 //!
 //! Several threads may search one root together ([`Shared`]): they share the table, break ties
 //! differently, and the first to settle the root stops the others.
@@ -29,11 +28,9 @@
 //!   only (never a wrong result). Amazons transposes everywhere (two moves in either order), and a
 //!   sum counts a shared subtree once per path to it, so the search kept leaving positions whose
 //!   refutation was nearly done for siblings with fewer paths. The weak disproof number (max plus
-//!   the other open children) counts each child once: 5x4 took 13.9 k nodes instead of 223 k,
-//!   4x5 4.7 M instead of 8.0 M. Summing was faster on the 5x5 and 6x4 starts until spare moves
-//!   entered the bounds; since then the weak rule is faster on the 5x5, 6x4 and 4x7
-//!   starts (7 s against 30 s, 500 s against 526 s, 162 s against 193 s, `--hash 4096`), and the
-//!   summed rule went (docs/results.md, 2026-12-05). Symmetric children are merged too.
+//!   the other open children) counts each child once; it beat the sum on every named start once
+//!   spare moves entered the bounds, and the summed rule went (docs/results.md, 2026-12-05).
+//!   Symmetric children are merged too.
 //!
 //! Keys and moves use the regions ([`super::view`]): a whole-move position is keyed by its mixed
 //! regions and its territory balance alone, and its side tries one fill move in its territories.
@@ -69,13 +66,8 @@ const CHECK_EVERY: u64 = 1024;
 /// Endgame nodes allowed for finding a perfect territory move.
 const FILL_BUDGET: u64 = 20_000;
 /// How much harder a leaf whose side to move leads the naive race is taken to be to refute: its
-/// disproof number is this many times its mobility's.
-///
-/// With shared pockets and pockets in the race, by factor 1 / 2 / 4 / 8: 5x4 143.4 k / 26.9 k /
-/// 13.9 k / 12.2 k nodes; 4x4 19.0 k / 12.1 k / 10.7 k / 8.5 k; 4x5 9.63 M / 5.84 M / 4.71 M /
-/// 4.83 M; 4x6 `-` / 8.62 M / 4.58 M / 5.01 M; `3B1/BB2B/1W1x1/W3W/3Wx w` `-` / 1.33 M / 0.20 M /
-/// 0.22 M. Older measurements, and those of the summed disproof rule (which had a factor of 32
-/// and doubled the proof numbers of leaves behind in the race), are in docs/results.md.
+/// disproof number is this many times its mobility's. 4 was the best of 1, 2, 4 and 8 over the
+/// small named starts (docs/results.md, 2026-12-07).
 const AHEAD_FACTOR: u32 = 4;
 
 /// A child of an expanded node, with its numbers seen from the parent: `p` is what it offers the
@@ -641,13 +633,8 @@ impl<'a> Search<'a> {
     /// early at a child that proves the node, then merges symmetric duplicates (in key order;
     /// [`numbers`] picks the best).
     ///
-    /// Tried (with an eighth in [`step_numbers`]): killer moves, the move that last proved a node
-    /// at the same ply numbered as cheap (a step's p at most 1, an arrow's p divided by 4 or 16):
-    /// the seven quick 6x4 first moves (summed rule) took 25.8 M or 24.9 M nodes against
-    /// 21.4 M without. Only for the replies to the first moves (the last proven reply's step and
-    /// arrow, their `p` divided by 2, 4 or 16 and their thresholds multiplied to match): 4x5 took
-    /// 7.09 M, 7.74 M or 8.75 M nodes against 7.34 M, 4x6 3.16 M (by 2) against 3.01 M, and the
-    /// whole 6x4 start (by 2) 914.6 M nodes in 1345.4 s against 909.9 M in 1373.3 s, side by side.
+    /// Killer moves (the move that last proved a node at the same ply numbered as cheap) were
+    /// tried and took more nodes (docs/results.md, 2026-12-07).
     fn number_children(
         &mut self,
         pos: &mut Position,
@@ -717,11 +704,8 @@ impl<'a> Search<'a> {
 /// others, open children but one)` of a node from its children: `pn` the least `p`, `dn` the
 /// largest `d` plus one for each other child not yet refuted (`d > 0`).
 ///
-/// Tried between this and the sum (the largest `d` plus half, or a quarter, of the others' sum,
-/// the child's threshold widened to match): seven quick 6x4 first moves (each refuted in under
-/// 40 s summed) took 74.8 M or 187.0 M nodes against 25.9 M summed. The weak rule at nodes with
-/// few mixed empty squares and the sum above them helped 4x5 but cost 4x6 and 5x5
-/// (docs/results.md).
+/// Rules between this and the sum, and mixes of the two by depth, took more nodes
+/// (docs/results.md, 2026-12-07).
 #[inline]
 fn numbers(children: &[Child], salt: u64) -> (u32, u32, usize, u32, u32) {
     let mut best = 0;
@@ -776,44 +760,10 @@ fn mobilities(pos: &Position) -> (u32, u32) {
 
 /// Initial numbers of an unsettled leaf from queen mobility (destinations, not counting arrows):
 /// refuting the side to move is harder the more it can move (dn: one per queen step, each a
-/// child to refute), proving its win is harder the more the opponent can move (pn). With split
-/// moves, `dn = 1 + steps` took the 5x4 start in 3.4 M nodes against 3.6 M for `1 + steps / 4`;
-/// an evaluation-weighted variant (win probability scaling both) took 4.5 M to 12 M.
-///
-/// Tried with summed disproof numbers: scaling a new leaf's numbers and a queen step's (see
-/// [`step_numbers`]) by the room left, so that an expanded node's numbers (from deeper leaves)
-/// grow more slowly than a fresh leaf's and the search finishes deeper work first, as in Deep
-/// df-pn (Zhang et al. 2017). By the mixed regions' empty squares plus 8: the 6x4 start took
-/// 1433.2 s, 968.5 M nodes and 1,276 M leaves; by 28 minus the whole moves from the root, 1439.8
-/// s, 950.3 M and 1,270 M; the rule as it is, 1502.6 s, 909.9 M and 1,338 M (`--board 6x4 --hash
-/// 8192`, each beside another 6x4 solve on the machine's other core). But the 5x5 start took
-/// 11.0 M nodes (8 plus the empty squares) or 10.9 M (28 minus the moves) against 5.27 M, and
-/// 4x6 4.78 M or 4.24 M against 3.01 M, for 5% on 6x4. Plus 4, 12 or 16 instead of 8: the
-/// seven quick 6x4 first moves (summed rule) 24.3 M, 26.3 M, 26.6 M nodes (21.98 M
-/// with 8, 25.9 M unscaled); 24, 32 or 48 minus the moves, 22.6 M, 24.1 M, 22.3 M, but 4, 8 or
-/// 12 minus the moves, 29.4 M, 58.5 M, 34.6 M.
-///
-/// Numbers scaled by `2^(c * mixed empty squares)`, so that they follow a position's solving cost
-/// and an expanded node looks cheaper than its fresh siblings: lost starts took fewer nodes (4x5
-/// 4.30 M with `c` = 0.3), won ones far more (4x6 30.5 M, 5x5 over 60 M), and the whole 6x4 start
-/// more (docs/results.md).
-///
-/// Counting the mobility once per node and then, per child, recounting only the amazons on the
-/// four lines through each square the child's move touched (the same numbers) took more
-/// instructions, not fewer (1,501 M against 1,419 M on `1B2B1/Bx3B/W4W/1W1W2 b`): on boards this
-/// small most amazons share a line with any square. Counting it line by line instead (what each
-/// line adds, per side, kept for the node; a child recounts only the seven lines through the
-/// squares a step changed, or the four through an arrow) also took more: 3,937 M instructions
-/// against 3,783 M for 300,000 nodes of `1B2B1/B4B/W4W/Wx2W1 b` (`valgrind --tool=cachegrind`),
-/// and so did keeping the node's amazons in a list instead of walking the bitboards (3,806 M).
-/// The lines through the changed squares hold most amazons, and each node pays for the
-/// per-line table.
-///
-/// Counting once per node what blocking each empty square takes from each side (a child blocks
-/// one square more than the node's position, or than it with the stepping amazon lifted, and a
-/// block only cuts the rays through it) gave the same numbers for 3,218 M to 3,521 M instructions
-/// against 3,779 M, but more time: the plain count's table reads are independent and overlap,
-/// the ray ends' are chains (docs/results.md).
+/// child to refute), proving its win is harder the more the opponent can move (pn). Scaling the
+/// numbers by the room left (as Deep df-pn does), by `2^(c * mixed empty squares)`, and counting
+/// mobility incrementally (per node, per line, or per blocked square) were all tried and lost in
+/// nodes or in time (the figures: docs/results.md, 2026-12-07).
 #[inline]
 fn initial_numbers(pos: &Position) -> (u32, u32) {
     let (me, other) = mobilities(pos);
@@ -826,26 +776,13 @@ fn initial_numbers(pos: &Position) -> (u32, u32) {
 /// the weak disproof number this is larger than an expansion gives. The proof number, a quarter
 /// of the opponent's mobility, is smaller than the least dn of those leaves would be (the whole
 /// mobility, or [`AHEAD_FACTOR`] times it), so a step not yet expanded looks cheaper to prove than
-/// one whose arrows are known. The figures in the module comment are with both.
+/// one whose arrows are known.
 ///
-/// Tried with summed disproof numbers (the 6x4 start, `--hash 8192`, two solves on the machine's
-/// two cores): an eighth instead of a quarter took 1472.2 s and 934.7 M nodes (1,311 M leaves)
-/// against 1502.6 s and 909.9 M (1,338 M leaves) for this rule, side by side, so within the noise,
-/// though the seven quick 6x4 first moves (summed rule) took 21.4 M nodes against 25.9 M,
-/// the second hardest first move (`1B2B1/B2W1B/W4W/4Wx b`) 117.4 M against 193.3 M, 4x5 6.17 M
-/// against 7.34 M, and the 5x5 start 9.52 M against 5.27 M and 4x6 6.04 M against 3.01 M. A
-/// sixteenth: the seven 20.9 M, the 5x5 start 12.5 M; a proof number of 1 (every step as cheap):
-/// the seven 19.6 M, the 5x5 start 13.6 M, 4x6 8.84 M. Half and the whole mobility: the seven
-/// 27.2 M and 54.0 M. A proof number of 1 where the node's side trails the race or is level and a
-/// quarter where it leads, or the other way round: the seven 25.3 M or 28.8 M, the 5x5 start
-/// 10.4 M or 7.19 M. So the seven, small enough to measure many variants on, do not predict the
-/// whole 6x4 proof. A disproof number of `arrows * (1 + me / 2)` or `/ 8` (with an eighth): the
-/// seven 53.8 M or 43.2 M.
-///
-/// Unexpanded steps must look cheap: giving the steps of a node whose side to move is not ahead in
-/// the race the [`AHEAD_FACTOR`] that its leaves' arrows would mostly get (so that expanding it
-/// keeps its numbers' scale) took 4x5 from 7.27 M nodes to 12.7 M, 4x6 from 3.00 M to 12.6 M, and
-/// left the 5x5 start unsettled after 120 s (variants in docs/results.md).
+/// Other fractions of the mobility for the proof number (an eighth, a sixteenth, 1, a half, the
+/// whole; by who leads the race) and other disproof numbers were tried; small test sets did not
+/// predict the whole 6x4 proof, which none beat. Unexpanded steps must look cheap: giving them the
+/// [`AHEAD_FACTOR`] their arrows' leaves would mostly get cost several times the nodes (the
+/// figures: docs/results.md, 2026-12-07).
 #[inline]
 fn step_numbers(pos: &Position, to: Square) -> (u32, u32) {
     let (me, other) = mobilities(pos);
