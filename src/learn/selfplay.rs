@@ -288,9 +288,12 @@ pub fn is_binary_path(path: &Path) -> bool {
 /// The settings a binary file records, which a resumed run must share: everything that decides
 /// the games but their number.
 pub fn settings_text(args: &SelfplayOptions) -> String {
-    let weights = match &args.weights {
-        WeightsChoice::NetFile { net, .. } => format!("{net:?}"),
-        w => w.name(),
+    // A network by its shape and checksum, not its name: a build with another embedded `net`,
+    // or a file rewritten in place, must not continue a run made with the old one.
+    let weights = match (&args.weights, args.weights.search_params().net) {
+        (WeightsChoice::NetFile { .. }, Some(net)) => format!("{net:?}"),
+        (w, Some(net)) => format!("{} {net:?}", w.name()),
+        (w, None) => w.name(),
     };
     format!(
         "otrera selfplay\nshard {}\nseed {}\nplayouts {}\nmovetime {:?}\nrandom_plies {}\ntemperature_plies {}\nmemory {}\nweights {}\n",
@@ -361,4 +364,24 @@ fn open_output(args: &SelfplayOptions, binary: bool) -> Result<u64, String> {
             .map_err(|e| format!("--out {name}: {e}"))?;
     }
     Ok(c.games.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_settings_name_a_network_by_its_checksum() {
+        let with = |weights| {
+            settings_text(&SelfplayOptions {
+                weights,
+                ..SelfplayOptions::default()
+            })
+        };
+        assert!(with(WeightsChoice::Learned).ends_with("weights learned\n"));
+        let net = with(WeightsChoice::Net);
+        let checksum = format!("{:?}", crate::net::embedded());
+        assert!(checksum.contains("checksum: "), "{checksum}");
+        assert!(net.ends_with(&format!("weights net {checksum}\n")), "{net}");
+    }
 }
