@@ -41,7 +41,8 @@ enum Command {
     EndgameBench(endgame_bench::BenchArgs),
     /// Play Otrera against itself and write training data (see docs/training.md).
     Selfplay(Box<selfplay::SelfplayArgs>),
-    /// Fit the evaluation weights to self-play data and write the weights file.
+    /// Fit the evaluation to self-play data (the linear weights, or a network with `--model net`)
+    /// and write its weights file.
     Train(Box<train::TrainArgs>),
     /// Serve a board in the browser: play, watch and analyse (see docs/gui.md).
     Gui(Box<gui::GuiArgs>),

@@ -48,8 +48,8 @@ pub struct SettingsArgs {
     #[arg(long)]
     pub ponder: bool,
     /// Move-ordering and evaluation weights: `builtin` (hand-set), `learned` (those of
-    /// `src/learn/weights.txt`, fitted to self-play), or a network weights file from
-    /// `otrera train --model net` that evaluates on top of the learned ones.
+    /// `src/learn/weights.txt`, fitted to self-play), `net` (the network built in, evaluating on
+    /// top of the learned ones), or a network weights file from `otrera train --model net`.
     #[arg(long, default_value_t = DEFAULT_WEIGHTS, value_parser = weights_parser())]
     pub weights: WeightsChoice,
     /// Try the whole-position solver before searching once the regions still fought over have at
