@@ -144,18 +144,19 @@ pub fn run(options: &BenchOptions, out: &mut dyn Write) -> io::Result<BenchResul
     writeln!(out, "Nodes/second: {:.0}", total.nodes as f64 / secs)?;
     let params = options.weights.search_params();
     total.linear_eval_ns = time_per_eval(&positions, |p| win_probability(p, &params.eval));
-    total.eval_ns = match &params.net {
-        Some(net) => time_per_eval(&positions, |p| net.win_probability(p, &params.eval)),
-        None => total.linear_eval_ns,
-    };
-    if params.net.is_some() {
-        writeln!(
-            out,
-            "Evaluation: {:.0} ns (network; linear {:.0} ns)",
-            total.eval_ns, total.linear_eval_ns
-        )?;
-    } else {
-        writeln!(out, "Evaluation: {:.0} ns (linear)", total.eval_ns)?;
+    match &params.net {
+        Some(net) => {
+            total.eval_ns = time_per_eval(&positions, |p| net.win_probability(p, &params.eval));
+            writeln!(
+                out,
+                "Evaluation: {:.0} ns (network; linear {:.0} ns)",
+                total.eval_ns, total.linear_eval_ns
+            )?;
+        }
+        None => {
+            total.eval_ns = total.linear_eval_ns;
+            writeln!(out, "Evaluation: {:.0} ns (linear)", total.eval_ns)?;
+        }
     }
     Ok(total)
 }

@@ -5,7 +5,7 @@
 mod cli_support;
 
 use cli_support::otrera;
-use otrera::learn::record::read_file;
+use otrera::learn::data_file::read_file;
 use otrera::learn::weights::Weights;
 use std::fs;
 use std::path::Path;

@@ -17,7 +17,6 @@ use crate::mv::Move;
 use crate::net::checksum::fnv1a as checksum;
 use crate::square::{Square, NUM_INDICES};
 use std::io::Write;
-use std::path::Path;
 
 /// The first bytes of every binary self-play file.
 pub const MAGIC: &[u8; 8] = b"OTRERASP";
@@ -239,19 +238,13 @@ pub fn is_binary(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-/// Reads a binary file for training: every game, or an error that names the file (an incomplete
-/// last game too: stop the run, or resume it to the end, before training on it).
-pub fn read_file(path: &Path) -> Result<Vec<Record>, DataError> {
-    let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| DataError {
-        file: name.clone(),
-        line: 0,
-        message: e.to_string(),
-    })?;
-    let c = parse(&name, &bytes)?;
+/// The records of a binary file's bytes, for training: every game, or an error that names the
+/// file (an incomplete last game too: stop the run, or resume it to the end, before training).
+pub fn records(file: &str, bytes: &[u8]) -> Result<Vec<Record>, DataError> {
+    let c = parse(file, bytes)?;
     if c.incomplete_tail {
         return Err(DataError {
-            file: name,
+            file: file.to_string(),
             line: 0,
             message: format!(
                 "byte {}: the last game is incomplete (is a run still writing it? `selfplay --resume` completes it)",

@@ -5,16 +5,19 @@ use super::binary;
 use super::record::{self, DataError, Record};
 use std::path::Path;
 
-/// Reads a data file in either format.
+/// Reads a data file in either format: its bytes once, then the format its first bytes name.
 pub fn read_file(path: &Path) -> Result<Vec<Record>, DataError> {
-    let mut head = [0u8; 8];
-    let is_binary = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-        .map(|n| binary::is_binary(&head[..n]))
-        .unwrap_or(false);
-    if is_binary {
-        binary::read_file(path)
-    } else {
-        record::read_file(path)
+    let name = path.display().to_string();
+    let error = |message: String| DataError {
+        file: name.clone(),
+        line: 0,
+        message,
+    };
+    let bytes = std::fs::read(path).map_err(|e| error(e.to_string()))?;
+    if binary::is_binary(&bytes) {
+        return binary::records(&name, &bytes);
     }
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| error("stream did not contain valid UTF-8".into()))?;
+    record::parse_records(&name, text)
 }

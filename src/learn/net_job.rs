@@ -3,7 +3,7 @@
 
 use super::data_file::read_file;
 use super::record::Record;
-use super::train::{fit, is_held_out, TrainOptions};
+use super::train::{fit, is_held_out, target, TrainOptions};
 use super::weights::{Weights, WeightsChoice};
 use crate::eval::EvalParams;
 use crate::net::features::{applies, inputs};
@@ -35,13 +35,9 @@ pub fn sample(r: &Record, params: &EvalParams, result_weight: f64) -> Option<Sam
     if !applies(&r.position) {
         return None;
     }
-    let target = match r.value {
-        Some(v) => result_weight * r.result + (1.0 - result_weight) * v,
-        None => r.result,
-    };
     Some(Sample {
         x: inputs(&r.position, params),
-        target: target as f32,
+        target: target(r, result_weight) as f32,
     })
 }
 

@@ -17,7 +17,6 @@ use crate::json::{self, Value};
 use crate::mv::Move;
 use crate::position::Position;
 use std::fmt;
-use std::path::Path;
 
 /// The `format` field of every line.
 pub const FORMAT: &str = "otrera-selfplay";
@@ -187,17 +186,6 @@ pub fn parse_records(file: &str, text: &str) -> Result<Vec<Record>, DataError> {
         out.push(r);
     }
     Ok(out)
-}
-
-/// Reads a JSON-lines data file (`data_file::read_file` reads either format).
-pub fn read_file(path: &Path) -> Result<Vec<Record>, DataError> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| DataError {
-        file: name.clone(),
-        line: 0,
-        message: e.to_string(),
-    })?;
-    parse_records(&name, &text)
 }
 
 #[cfg(test)]

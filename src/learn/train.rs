@@ -214,13 +214,19 @@ fn fit_eval(samples: &[EvalSample], start: [f64; 11]) -> [f64; 11] {
     v
 }
 
+/// The target win probability of `r`: `result_weight` of the game's result and the rest of the
+/// search value (the result alone where there is no value). The network trains on it too.
+pub fn target(r: &Record, result_weight: f64) -> f64 {
+    match r.value {
+        Some(v) => result_weight * r.result + (1.0 - result_weight) * v,
+        None => r.result,
+    }
+}
+
 /// The evaluation sample of `r`.
 fn eval_sample(r: &Record, params: &EvalParams, result_weight: f64) -> EvalSample {
     let t = terms(&r.position, params);
-    let target = match r.value {
-        Some(v) => result_weight * r.result + (1.0 - result_weight) * v,
-        None => r.result,
-    };
+    let target = target(r, result_weight);
     EvalSample {
         t: [t.t1, t.t2, t.c1, t.c2, t.mobility].map(f64::from),
         phase: f64::from((t.w / params.phase_norm).min(1.0)),
