@@ -13,6 +13,7 @@
 # (default: all). Every step can be stopped at any moment and the same command continues it; a
 # finished step is skipped. Keep RUN outside the work tree.
 #
+# OTRERA=path/to/binary at `init` copies that build instead of building the work tree.
 # Settings, from the environment at `init`, then read back from RUN/settings:
 #   BEST        weights of the current best: learned, net, or a network file [learned]
 #   BASE_CMD    the gate's opponent, if not RUN/otrera with BEST (e.g. an older binary) []
@@ -52,8 +53,12 @@ init() {
         cp "$BEST" "$run/best-before.onet"
         BEST=$run/best-before.onet
     fi
-    (cd "$root" && cargo build --release --quiet)
-    cp "$root/target/release/otrera" "$O.tmp"
+    local bin=${OTRERA:-}
+    if [[ -z $bin ]]; then
+        (cd "$root" && cargo build --release --quiet)
+        bin=$root/target/release/otrera
+    fi
+    cp "$bin" "$O.tmp"
     mv "$O.tmp" "$O"
     for k in "${keys[@]}"; do
         printf '%s=%q\n' "$k" "${!k}"

@@ -252,3 +252,92 @@ fn bad_weights_files_are_refused_on_the_command_line() {
         .contains(&format!("weights file '{}'", missing.display())));
     fs::remove_dir_all(&dir).ok();
 }
+
+/// `scripts/net_loop.sh` with tiny budgets: a whole generation, then the same command again
+/// (everything is skipped), and shard arguments that do not fit refused.
+#[test]
+fn the_generation_script_runs_and_a_second_run_skips_what_is_done() {
+    let dir = cli_support::scratch("net-loop");
+    let run = dir.join("run");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/net_loop.sh");
+    let loop_cmd = |args: &[&str]| {
+        Command::new("bash")
+            .arg(&script)
+            .arg(&run)
+            .args(args)
+            .env("OTRERA", env!("CARGO_BIN_EXE_otrera"))
+            .envs([
+                ("GAMES", "4"),
+                ("PLAYOUTS", "40"),
+                ("SHARDS", "2"),
+                ("EPOCHS", "1"),
+                ("GATE_GAMES", "4"),
+                ("GATE_SHARDS", "2"),
+                ("ST", "0.05"),
+                ("SEED", "5"),
+                ("SPRT", "elo0=0 elo1=400"),
+            ])
+            .output()
+            .unwrap()
+    };
+    let err = ok(&loop_cmd(&[]));
+    let verdict = fs::read_to_string(run.join("verdict")).unwrap();
+    assert!(
+        ["accepted\n", "rejected\n", "undecided\n"].contains(&verdict.as_str()),
+        "{verdict:?}\n{err}"
+    );
+    let settings = fs::read_to_string(run.join("settings")).unwrap();
+    assert!(
+        settings.contains("GAMES=4\n") && settings.contains("SHARDS=2\n"),
+        "{settings}"
+    );
+    for i in 0..2 {
+        assert!(run.join(format!("selfplay-{i}.done")).exists());
+        assert!(run.join(format!("gate-{i}.jsonl")).exists());
+    }
+    let gate = fs::read_to_string(run.join("gate.txt")).unwrap();
+    assert!(gate.contains("candidate vs best, 4 games"), "{gate}");
+    // The candidate is a network file the engine plays with.
+    let out = protocol(
+        &["--weights", run.join("candidate.onet").to_str().unwrap()],
+        "genmove w\nquit\n",
+    );
+    assert!(out.starts_with("= "), "{out}");
+    let best = run.join("best.onet").exists();
+    assert_eq!(best, verdict == "accepted\n");
+
+    // Run again: nothing is played or trained again.
+    let before: Vec<_> = [
+        "selfplay-0.osp",
+        "selfplay-1.osp",
+        "candidate.onet",
+        "gate-0.jsonl",
+    ]
+    .iter()
+    .map(|f| fs::read(run.join(f)).unwrap())
+    .collect();
+    let err = ok(&loop_cmd(&[]));
+    assert!(err.contains(verdict.trim()), "{err}");
+    let after: Vec<_> = [
+        "selfplay-0.osp",
+        "selfplay-1.osp",
+        "candidate.onet",
+        "gate-0.jsonl",
+    ]
+    .iter()
+    .map(|f| fs::read(run.join(f)).unwrap())
+    .collect();
+    assert!(before == after);
+
+    for (step, shard) in [("selfplay", "2/2"), ("gate", "0/3"), ("selfplay", "x")] {
+        let out = loop_cmd(&[step, shard]);
+        assert!(!out.status.success(), "{step} {shard}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("shard '{shard}' is not I/2")),
+            "{err}"
+        );
+    }
+    let out = loop_cmd(&["fly"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown step 'fly'"));
+}
