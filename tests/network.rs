@@ -307,27 +307,19 @@ fn the_generation_script_runs_and_a_second_run_skips_what_is_done() {
     assert_eq!(best, verdict == "accepted\n");
 
     // Run again: nothing is played or trained again.
-    let before: Vec<_> = [
-        "selfplay-0.osp",
-        "selfplay-1.osp",
-        "candidate.onet",
-        "gate-0.jsonl",
-    ]
-    .iter()
-    .map(|f| fs::read(run.join(f)).unwrap())
-    .collect();
+    let outputs = || {
+        [
+            "selfplay-0.osp",
+            "selfplay-1.osp",
+            "candidate.onet",
+            "gate-0.jsonl",
+        ]
+        .map(|f| fs::read(run.join(f)).unwrap())
+    };
+    let before = outputs();
     let err = ok(&loop_cmd(&[]));
     assert!(err.contains(verdict.trim()), "{err}");
-    let after: Vec<_> = [
-        "selfplay-0.osp",
-        "selfplay-1.osp",
-        "candidate.onet",
-        "gate-0.jsonl",
-    ]
-    .iter()
-    .map(|f| fs::read(run.join(f)).unwrap())
-    .collect();
-    assert!(before == after);
+    assert!(before == outputs());
 
     for (step, shard) in [("selfplay", "2/2"), ("gate", "0/3"), ("selfplay", "x")] {
         let out = loop_cmd(&[step, shard]);
@@ -340,4 +332,5 @@ fn the_generation_script_runs_and_a_second_run_skips_what_is_done() {
     }
     let out = loop_cmd(&["fly"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown step 'fly'"));
+    fs::remove_dir_all(&dir).ok();
 }
